@@ -1,0 +1,27 @@
+// Lint rules: typescript-eslint's recommended set plus the folder rule of ARCHITECTURE.md
+// (no database or search driver outside infra/).
+import tseslint from 'typescript-eslint';
+
+const drivers = ['better-sqlite3', 'sqlite-vec', 'mongodb', '@eventstore/db-client', '@opensearch-project/opensearch', 'express', 'jsonwebtoken'];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'data/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['domain/**/*.ts', 'commands/**/*.ts', 'projections/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: drivers.map((name) => ({ name, message: 'drivers belong in infra/' })) }],
+    },
+  },
+  {
+    files: ['read-api/**/*.ts', 'write-api/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: drivers.filter((d) => d !== 'express').map((name) => ({ name, message: 'drivers belong in infra/' })) }],
+    },
+  },
+);

@@ -1,0 +1,170 @@
+import { Observable } from 'rxjs';
+import { EventEmitter } from 'node:events';
+import {
+  WrongExpectedRevision,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type Position,
+  type StoredEvent,
+} from '../../commands/ports.js';
+import { fromPosition, openSqlite, toPosition, type SqliteDb } from './open.js';
+
+type Row = { position: number; id: string; stream: string; revision: number; type: string; data: string; metadata: string };
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  position INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  stream TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  data TEXT NOT NULL,
+  metadata TEXT NOT NULL,
+  UNIQUE (stream, revision)
+);`;
+
+const POLL_MS = 1000;
+const CHUNK = 500;
+
+const toStored = (row: Row): StoredEvent => ({
+  id: row.id,
+  stream: row.stream,
+  revision: row.revision,
+  position: toPosition(row.position),
+  type: row.type,
+  data: JSON.parse(row.data),
+  metadata: JSON.parse(row.metadata),
+});
+
+function check(stream: string, expected: ExpectedRevision, current: number | null): void {
+  const actual = current ?? 'no_stream';
+  const ok =
+    expected === 'any' ||
+    (expected === 'no_stream' && current === null) ||
+    (expected === 'stream_exists' && current !== null) ||
+    (typeof expected === 'number' && current === expected);
+  if (!ok) throw new WrongExpectedRevision(stream, expected, actual);
+}
+
+/** The embedded event store: one SQLite table, one transaction per append. */
+export class SqliteEventStore implements EventStore {
+  private readonly db: SqliteDb;
+  private readonly appended = new EventEmitter();
+  private readonly statements;
+
+  constructor(file: string) {
+    this.db = openSqlite(file);
+    this.db.exec(SCHEMA);
+    this.appended.setMaxListeners(0);
+    this.statements = {
+      byId: this.db.prepare<[string], Row>('SELECT * FROM events WHERE id = ?'),
+      head: this.db.prepare<[string], { revision: number | null }>('SELECT MAX(revision) AS revision FROM events WHERE stream = ?'),
+      insert: this.db.prepare('INSERT INTO events (id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)'),
+      stream: this.db.prepare<[string, number], Row>('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision'),
+      all: this.db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+      last: this.db.prepare<[], { position: number | null }>('SELECT MAX(position) AS position FROM events'),
+    };
+  }
+
+  private readonly appendTx = (stream: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult => {
+    const first = events[0];
+    if (!first) throw new Error('append of no events');
+    const earlier = this.statements.byId.get(first.id);
+    if (earlier) return this.replayed(stream, events, earlier);
+    const current = this.statements.head.get(stream)?.revision ?? null;
+    check(stream, expected, current);
+    let revision = current ?? -1;
+    let position = 0;
+    for (const event of events) {
+      revision += 1;
+      const info = this.statements.insert.run(event.id, stream, revision, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata));
+      position = Number(info.lastInsertRowid);
+    }
+    return { revision, position: toPosition(position) };
+  };
+
+  /** An append whose first event id is stored already: the same append retried. */
+  private replayed(stream: string, events: readonly NewEvent[], first: Row): AppendResult {
+    if (first.stream !== stream) throw new Error(`event id ${first.id} is already used in stream ${first.stream}`);
+    const stored = this.statements.stream.all(stream, first.revision).slice(0, events.length);
+    const same = stored.length === events.length && stored.every((row, i) => row.id === events[i]?.id);
+    const last = stored[stored.length - 1];
+    if (!same || !last) throw new Error(`event ids of a retried append to ${stream} do not match the stored ones`);
+    return { revision: last.revision, position: toPosition(last.position) };
+  }
+
+  async appendToStream(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    const result = this.db.transaction(this.appendTx).immediate(stream, events, expected);
+    this.appended.emit('append');
+    return result;
+  }
+
+  async readStream(stream: string, fromRevision = 0): Promise<StoredEvent[]> {
+    return this.statements.stream.all(stream, fromRevision).map(toStored);
+  }
+
+  async readAll(after: Position, limit: number): Promise<StoredEvent[]> {
+    return this.statements.all.all(fromPosition(after), limit).map(toStored);
+  }
+
+  async headPosition(): Promise<Position> {
+    const last = this.statements.last.get()?.position;
+    return last ? toPosition(last) : '';
+  }
+
+  subscribeToAll(after: Position): Observable<StoredEvent> {
+    return new Observable<StoredEvent>((subscriber) => {
+      let last = fromPosition(after);
+      let pumping = false;
+      let again = false;
+      let closed = false;
+      const pump = (): void => {
+        if (closed) return;
+        if (pumping) {
+          again = true;
+          return;
+        }
+        if (!this.db.open) {
+          subscriber.complete();
+          return;
+        }
+        pumping = true;
+        let rows: Row[];
+        try {
+          rows = this.statements.all.all(last, CHUNK);
+          for (const row of rows) {
+            last = row.position;
+            subscriber.next(toStored(row));
+          }
+        } finally {
+          pumping = false;
+        }
+        if (rows.length === CHUNK || again) {
+          again = false;
+          setImmediate(pump);
+        }
+      };
+      const onAppend = (): void => pump();
+      const onClose = (): void => subscriber.complete();
+      this.appended.on('append', onAppend);
+      this.appended.on('close', onClose);
+      const timer = setInterval(pump, POLL_MS);
+      timer.unref();
+      setImmediate(pump);
+      return () => {
+        closed = true;
+        clearInterval(timer);
+        this.appended.off('append', onAppend);
+        this.appended.off('close', onClose);
+      };
+    });
+  }
+
+  async close(): Promise<void> {
+    this.appended.emit('close');
+    this.appended.removeAllListeners();
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,21 @@
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+
+export type SqliteDb = Database.Database;
+
+/** Opens a SQLite file for durable writes: WAL journal, every commit synced (synchronous FULL). */
+export function openSqlite(file: string, options: { readonly?: boolean; vectors?: boolean } = {}): SqliteDb {
+  const db = new Database(file, { readonly: options.readonly ?? false });
+  if (!options.readonly) {
+    db.pragma('journal_mode = WAL');
+  }
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  if (options.vectors) sqliteVec.load(db);
+  return db;
+}
+
+/** Positions are the SQLite row id, zero-padded so that they order as strings. */
+export const toPosition = (seq: number | bigint): string => String(seq).padStart(20, '0');
+export const fromPosition = (position: string): number => (position === '' ? 0 : Number(position));

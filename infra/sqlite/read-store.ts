@@ -1,0 +1,135 @@
+import type { Position } from '../../commands/ports.js';
+import type { Doc, Filter, FindOptions, ReadCollection, ReadStore, ReadStoreTx } from '../../projections/ports.js';
+import { fieldExpr, orderSql, whereSql, type SqlParam } from './filter-sql.js';
+import { openSqlite, type SqliteDb } from './open.js';
+import { Mutex } from '../mutex.js';
+
+const NAME = /^[a-z_][a-z0-9_]*$/;
+
+const table = (name: string): string => {
+  if (!NAME.test(name)) throw new Error(`invalid collection name: ${name}`);
+  return `rm_${name}`;
+};
+
+const missingTable = (error: unknown): boolean => error instanceof Error && /no such table/.test(error.message);
+
+/** One collection on one connection: the read connection for queries, the write one inside a unit of work. */
+class SqliteCollection<T extends Doc> implements ReadCollection<T> {
+  constructor(
+    private readonly db: SqliteDb,
+    private readonly table: string,
+  ) {}
+
+  private all(sql: string, params: SqlParam[]): { doc: string }[] {
+    try {
+      return this.db.prepare<SqlParam[], { doc: string }>(sql).all(...params);
+    } catch (error) {
+      if (missingTable(error)) return [];
+      throw error;
+    }
+  }
+
+  async get(id: string): Promise<T | null> {
+    const row = this.all(`SELECT doc FROM ${this.table} WHERE id = ?`, [id])[0];
+    return row ? (JSON.parse(row.doc) as T) : null;
+  }
+
+  async find(filter: Filter = {}, options: FindOptions = {}): Promise<T[]> {
+    const params: SqlParam[] = [];
+    let sql = `SELECT doc FROM ${this.table} WHERE ${whereSql(filter, params)} ORDER BY ${orderSql(options.sort)}`;
+    sql += ` LIMIT ${options.limit === undefined ? -1 : Math.max(0, Math.floor(options.limit))}`;
+    if (options.skip) sql += ` OFFSET ${Math.max(0, Math.floor(options.skip))}`;
+    return this.all(sql, params).map((row) => JSON.parse(row.doc) as T);
+  }
+
+  async count(filter: Filter = {}): Promise<number> {
+    const params: SqlParam[] = [];
+    try {
+      const row = this.db
+        .prepare<SqlParam[], { n: number }>(`SELECT COUNT(*) AS n FROM ${this.table} WHERE ${whereSql(filter, params)}`)
+        .get(...params);
+      return row?.n ?? 0;
+    } catch (error) {
+      if (missingTable(error)) return 0;
+      throw error;
+    }
+  }
+
+  async upsert(doc: T): Promise<void> {
+    this.db.prepare(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`).run(doc._id, JSON.stringify(doc));
+  }
+
+  async delete(id: string): Promise<void> {
+    this.db.prepare(`DELETE FROM ${this.table} WHERE id = ?`).run(id);
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    const params: SqlParam[] = [];
+    return this.db.prepare(`DELETE FROM ${this.table} WHERE ${whereSql(filter, params)}`).run(...params).changes;
+  }
+}
+
+/** The embedded read store: a JSON table per collection, a writer and a reader connection (WAL). */
+export class SqliteReadStore implements ReadStore {
+  private readonly writer: SqliteDb;
+  private readonly reader: SqliteDb;
+  private readonly created = new Set<string>();
+  private readonly mutex = new Mutex();
+
+  constructor(file: string) {
+    this.writer = openSqlite(file);
+    this.writer.exec('CREATE TABLE IF NOT EXISTS checkpoints (consumer TEXT PRIMARY KEY, position TEXT NOT NULL)');
+    this.reader = openSqlite(file);
+  }
+
+  private ensureTable(name: string): string {
+    const t = table(name);
+    if (!this.created.has(t)) {
+      this.writer.exec(`CREATE TABLE IF NOT EXISTS ${t} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
+      this.created.add(t);
+    }
+    return t;
+  }
+
+  collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
+    return new SqliteCollection<T>(this.reader, table(name));
+  }
+
+  async ensureIndex(collection: string, fields: readonly string[]): Promise<void> {
+    await this.mutex.run(async () => {
+      const t = this.ensureTable(collection);
+      const name = `ix_${t}_${fields.map((f) => f.replace(/\./g, '_')).join('_')}`;
+      this.writer.exec(`CREATE INDEX IF NOT EXISTS ${name} ON ${t} (${fields.map(fieldExpr).join(', ')})`);
+    });
+  }
+
+  async unitOfWork(consumer: string, position: Position, work: (tx: ReadStoreTx) => Promise<void>): Promise<void> {
+    await this.mutex.run(async () => {
+      this.writer.exec('BEGIN IMMEDIATE');
+      try {
+        await work({ collection: <T extends Doc>(name: string) => new SqliteCollection<T>(this.writer, this.ensureTable(name)) });
+        this.writer
+          .prepare('INSERT INTO checkpoints (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position')
+          .run(consumer, position);
+        this.writer.exec('COMMIT');
+      } catch (error) {
+        if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
+        // Tables created inside the rolled-back transaction are gone again.
+        this.created.clear();
+        throw error;
+      }
+    });
+  }
+
+  async checkpoint(consumer: string): Promise<Position> {
+    const row = this.writer.prepare<[string], { position: string }>('SELECT position FROM checkpoints WHERE consumer = ?').get(consumer);
+    return row?.position ?? '';
+  }
+
+  async close(): Promise<void> {
+    await this.mutex.run(async () => {
+      if (this.reader.open) this.reader.close();
+      if (this.writer.open) this.writer.close();
+    });
+  }
+}

@@ -1,0 +1,159 @@
+import type { Position } from '../../commands/ports.js';
+import type { CursorKey, DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx } from '../../projections/ports.js';
+import { Mutex } from '../mutex.js';
+import { openSqlite, type SqliteDb } from './open.js';
+
+/** Embedding width of the vector table; the embedder that fills it comes with vector search. */
+export const VECTOR_DIMENSIONS = 384;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS docs (
+  rowid INTEGER PRIMARY KEY,
+  env TEXT NOT NULL,
+  folder TEXT NOT NULL,
+  key TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  owner TEXT,
+  data TEXT,
+  UNIQUE (env, folder, key)
+);
+CREATE INDEX IF NOT EXISTS docs_by_created ON docs (env, folder, created_at, key);
+CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS docs_vec USING vec0(embedding float[${VECTOR_DIMENSIONS}]);
+CREATE TABLE IF NOT EXISTS checkpoints (consumer TEXT PRIMARY KEY, position TEXT NOT NULL);
+`;
+
+type Row = { rowid: number; env: string; folder: string; key: string; created_at: string; updated_at: string; owner: string | null; data: string | null };
+
+const toDoc = (row: Row): DeliveryDoc => ({
+  env: row.env,
+  folder: row.folder,
+  key: row.key,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+  owner: row.owner,
+  data: row.data === null ? null : (JSON.parse(row.data) as Record<string, unknown>),
+});
+
+/** All string values of a payload, for the full-text table. */
+export function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map(textOf).filter(Boolean).join('\n');
+  if (value && typeof value === 'object') return Object.values(value).map(textOf).filter(Boolean).join('\n');
+  return '';
+}
+
+function statements(db: SqliteDb) {
+  return {
+    get: db.prepare<[string, string, string], Row>('SELECT * FROM docs WHERE env = ? AND folder = ? AND key = ?'),
+    upsert: db.prepare<[string, string, string, string, string, string | null, string | null], { rowid: number }>(
+      `INSERT INTO docs (env, folder, key, created_at, updated_at, owner, data) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (env, folder, key) DO UPDATE SET created_at = excluded.created_at, updated_at = excluded.updated_at,
+         owner = excluded.owner, data = excluded.data
+       RETURNING rowid`,
+    ),
+    remove: db.prepare<[string, string, string], { rowid: number }>('DELETE FROM docs WHERE env = ? AND folder = ? AND key = ? RETURNING rowid'),
+    ftsDelete: db.prepare<[number]>('DELETE FROM docs_fts WHERE rowid = ?'),
+    ftsInsert: db.prepare<[number, string]>('INSERT INTO docs_fts (rowid, text) VALUES (?, ?)'),
+    vecDelete: db.prepare<[bigint]>('DELETE FROM docs_vec WHERE rowid = ?'),
+    forward: db.prepare<[string, string, string, string, number], Row>(
+      `SELECT * FROM docs WHERE env = ? AND folder = ? AND data IS NOT NULL AND (created_at, key) > (?, ?)
+       ORDER BY created_at, key LIMIT ?`,
+    ),
+    backward: db.prepare<[string, string, string, string, number], Row>(
+      `SELECT * FROM docs WHERE env = ? AND folder = ? AND data IS NOT NULL AND (created_at, key) < (?, ?)
+       ORDER BY created_at DESC, key DESC LIMIT ?`,
+    ),
+    checkpoint: db.prepare<[string], { position: string }>('SELECT position FROM checkpoints WHERE consumer = ?'),
+    saveCheckpoint: db.prepare<[string, string]>(
+      'INSERT INTO checkpoints (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position',
+    ),
+  };
+}
+
+type Statements = ReturnType<typeof statements>;
+
+class Writer implements SearchIndexTx {
+  constructor(private readonly s: Statements) {}
+
+  async get(env: string, folder: string, key: string): Promise<DeliveryDoc | null> {
+    const row = this.s.get.get(env, folder, key);
+    return row ? toDoc(row) : null;
+  }
+
+  async index(doc: DeliveryDoc): Promise<void> {
+    const data = doc.data === null ? null : JSON.stringify(doc.data);
+    const row = this.s.upsert.get(doc.env, doc.folder, doc.key, doc.created_at, doc.updated_at, doc.owner, data);
+    if (!row) return;
+    this.s.ftsDelete.run(row.rowid);
+    if (doc.data !== null) this.s.ftsInsert.run(row.rowid, textOf(doc.data));
+  }
+
+  async remove(env: string, folder: string, key: string): Promise<void> {
+    const row = this.s.remove.get(env, folder, key);
+    if (!row) return;
+    this.s.ftsDelete.run(row.rowid);
+    this.s.vecDelete.run(BigInt(row.rowid));
+  }
+}
+
+const LOWEST: CursorKey = { created_at: '', key: '' };
+
+/** The embedded delivery index: published documents, FTS5 for text, sqlite-vec for vectors. */
+export class SqliteSearchIndex implements SearchIndex {
+  private readonly writer: SqliteDb;
+  private readonly reader: SqliteDb;
+  private readonly w: Statements;
+  private readonly r: Statements;
+  private readonly mutex = new Mutex();
+
+  constructor(file: string) {
+    this.writer = openSqlite(file, { vectors: true });
+    this.writer.exec(SCHEMA);
+    this.reader = openSqlite(file, { vectors: true });
+    this.w = statements(this.writer);
+    this.r = statements(this.reader);
+  }
+
+  async get(env: string, folder: string, key: string): Promise<DeliveryDoc | null> {
+    const row = this.r.get.get(env, folder, key);
+    return row && row.data !== null ? toDoc(row) : null;
+  }
+
+  async list(env: string, folder: string, page: PageRequest): Promise<Page> {
+    const limit = Math.max(1, page.limit);
+    if (page.before) {
+      const rows = this.r.backward.all(env, folder, page.before.created_at, page.before.key, limit + 1);
+      return { items: rows.slice(0, limit).reverse().map(toDoc), hasMore: rows.length > limit };
+    }
+    const from = page.after ?? LOWEST;
+    const rows = this.r.forward.all(env, folder, from.created_at, from.key, limit + 1);
+    return { items: rows.slice(0, limit).map(toDoc), hasMore: rows.length > limit };
+  }
+
+  async unitOfWork(consumer: string, position: Position, work: (tx: SearchIndexTx) => Promise<void>): Promise<void> {
+    await this.mutex.run(async () => {
+      this.writer.exec('BEGIN IMMEDIATE');
+      try {
+        await work(new Writer(this.w));
+        this.w.saveCheckpoint.run(consumer, position);
+        this.writer.exec('COMMIT');
+      } catch (error) {
+        if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+
+  async checkpoint(consumer: string): Promise<Position> {
+    return this.w.checkpoint.get(consumer)?.position ?? '';
+  }
+
+  async close(): Promise<void> {
+    await this.mutex.run(async () => {
+      if (this.reader.open) this.reader.close();
+      if (this.writer.open) this.writer.close();
+    });
+  }
+}

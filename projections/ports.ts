@@ -1,0 +1,107 @@
+import type { Position } from '../commands/ports.js';
+
+export type Scalar = string | number | boolean | null;
+
+export type Comparison = {
+  readonly $eq?: Scalar;
+  readonly $ne?: Scalar;
+  readonly $in?: readonly Scalar[];
+  readonly $gt?: string | number;
+  readonly $gte?: string | number;
+  readonly $lt?: string | number;
+  readonly $lte?: string | number;
+  readonly $exists?: boolean;
+};
+
+/**
+ * The read-model filter language: a typed subset of MongoDB's, over scalar fields
+ * (dot paths reach nested fields). A bare scalar means equality; `null` matches a
+ * missing field too, as in MongoDB.
+ */
+export type Filter = {
+  readonly $and?: readonly Filter[];
+  readonly $or?: readonly Filter[];
+  readonly [field: string]: Scalar | Comparison | readonly Filter[] | undefined;
+};
+
+export type Sort = readonly (readonly [field: string, direction: 1 | -1])[];
+
+export type FindOptions = {
+  readonly sort?: Sort;
+  readonly skip?: number;
+  readonly limit?: number;
+};
+
+export type Doc = { readonly _id: string } & Record<string, unknown>;
+
+export interface ReadCollection<T extends Doc = Doc> {
+  get(id: string): Promise<T | null>;
+  find(filter?: Filter, options?: FindOptions): Promise<T[]>;
+  count(filter?: Filter): Promise<number>;
+  upsert(doc: T): Promise<void>;
+  delete(id: string): Promise<void>;
+  deleteMany(filter: Filter): Promise<number>;
+}
+
+/** Writes of one projection batch; on SQLite one transaction with the checkpoint. */
+export interface ReadStoreTx {
+  collection<T extends Doc = Doc>(name: string): ReadCollection<T>;
+}
+
+export interface ReadStore {
+  /** Reads for the API side: never inside a projection's uncommitted batch. */
+  collection<T extends Doc = Doc>(name: string): ReadCollection<T>;
+  /** Declares an index on the named fields (idempotent). */
+  ensureIndex(collection: string, fields: readonly string[]): Promise<void>;
+  /** Runs `work` and stores `position` as the checkpoint of `consumer`, atomically where the store allows. */
+  unitOfWork(consumer: string, position: Position, work: (tx: ReadStoreTx) => Promise<void>): Promise<void>;
+  checkpoint(consumer: string): Promise<Position>;
+  close(): Promise<void>;
+}
+
+/** A published document as the delivery interface serves it. */
+export type DeliveryDoc = {
+  readonly env: string;
+  readonly folder: string;
+  readonly key: string;
+  readonly created_at: string;
+  readonly updated_at: string;
+  /** Parent resource key in strict-reference collections, else null. */
+  readonly owner: string | null;
+  /** Published payload; null while the resource has no published revision (never served). */
+  readonly data: Record<string, unknown> | null;
+};
+
+/** Where a cursor page starts: the sort key (created_at, key) of the item next to it. */
+export type CursorKey = { readonly created_at: string; readonly key: string };
+
+export type PageRequest = {
+  readonly limit: number;
+  /** Items strictly after this key (forward) ... */
+  readonly after?: CursorKey;
+  /** ... or strictly before it (backward); at most one of the two. */
+  readonly before?: CursorKey;
+};
+
+export type Page = {
+  /** In ascending (created_at, key) order whichever way the page was read. */
+  readonly items: DeliveryDoc[];
+  /** Whether more items exist beyond the page in the direction it was read. */
+  readonly hasMore: boolean;
+};
+
+export interface SearchIndexTx {
+  get(env: string, folder: string, key: string): Promise<DeliveryDoc | null>;
+  index(doc: DeliveryDoc): Promise<void>;
+  remove(env: string, folder: string, key: string): Promise<void>;
+}
+
+export interface SearchIndex {
+  /** A published document (data not null), or null. */
+  get(env: string, folder: string, key: string): Promise<DeliveryDoc | null>;
+  /** Published documents of a collection by (created_at, key). */
+  list(env: string, folder: string, page: PageRequest): Promise<Page>;
+  unitOfWork(consumer: string, position: Position, work: (tx: SearchIndexTx) => Promise<void>): Promise<void>;
+  checkpoint(consumer: string): Promise<Position>;
+  close(): Promise<void>;
+}

@@ -13,6 +13,11 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['domain/**/*.ts', 'commands/**/*.ts', 'projections/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: drivers.map((name) => ({ name, message: 'drivers belong in infra/' })) }],

@@ -1,0 +1,30 @@
+import { collections } from '../domain/collections/decider.js';
+import type { CommandBus, Handled } from './command-bus.js';
+import { planLimits, type CommandContext } from './context.js';
+import { newKey } from './keys.js';
+import { streams } from './streams.js';
+
+export type CollectionInput = {
+  readonly name: string;
+  readonly alias: string;
+  readonly parent: string | null;
+  readonly strict_reference: boolean;
+  readonly auto_remove_revisions: number | null;
+  readonly auto_remove_schema_versions: number | null;
+};
+
+export async function createCollection(bus: CommandBus, ctx: CommandContext, input: CollectionInput): Promise<Handled<unknown, unknown> & { key: string }> {
+  const limits = await planLimits(bus, ctx.env);
+  const key = newKey();
+  const handled = await bus.handle(collections, streams.collections(ctx.env), {
+    type: 'CreateCollection',
+    data: { ...input, env: ctx.env, key, created_at: ctx.now, quota: limits.collections },
+  }, ctx.metadata);
+  return { ...handled, key };
+}
+
+/** Whether a collection exists in an environment, from its owning stream. */
+export async function collectionNode(bus: CommandBus, env: string, key: string) {
+  const { state } = await bus.load(collections, streams.collections(env));
+  return state.byKey[key] ?? null;
+}

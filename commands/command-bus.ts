@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import type { Decider, Message } from '../domain/decider.js';
+import { DomainError } from '../domain/errors.js';
+import { WrongExpectedRevision, type EventMetadata, type EventStore, type Position } from './ports.js';
+
+export type Loaded<S> = { readonly state: S; readonly revision: number };
+
+export type Handled<S, E> = {
+  readonly events: readonly E[];
+  /** The aggregate's state after the new events. */
+  readonly state: S;
+  readonly revision: number;
+  /** Global position of the last appended event: what read-your-writes waits for. */
+  readonly position: Position;
+};
+
+type Cached = { readonly decider: unknown; readonly state: unknown; readonly revision: number };
+
+const NO_STREAM = -1;
+const RETRIES = 5;
+const CACHE_SIZE = 10_000;
+
+/**
+ * Loads an aggregate, decides, appends with the revision it read, and retries a bounded
+ * number of times on a revision conflict. Aggregate states are cached by stream and
+ * brought up to date by reading only the events after the cached revision.
+ */
+export class CommandBus {
+  private readonly cache = new Map<string, Cached>();
+
+  constructor(private readonly store: EventStore) {}
+
+  async load<S, C extends Message, E extends Message>(decider: Decider<S, C, E>, stream: string): Promise<Loaded<S>> {
+    const cached = this.cache.get(stream);
+    let state = cached && cached.decider === decider ? (cached.state as S) : decider.initialState();
+    let revision = cached && cached.decider === decider ? cached.revision : NO_STREAM;
+    for (const event of await this.store.readStream(stream, revision + 1)) {
+      state = decider.evolve(state, { type: event.type, data: event.data } as E);
+      revision = event.revision;
+    }
+    this.remember(stream, { decider, state, revision });
+    return { state, revision };
+  }
+
+  async handle<S, C extends Message, E extends Message>(
+    decider: Decider<S, C, E>,
+    stream: string,
+    command: C,
+    metadata: EventMetadata,
+  ): Promise<Handled<S, E>> {
+    for (let attempt = 0; ; attempt++) {
+      const { state, revision } = await this.load(decider, stream);
+      const events = decider.decide(command, state);
+      if (events.length === 0) return { events, state, revision, position: '' };
+      try {
+        const appended = await this.store.appendToStream(
+          stream,
+          events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata })),
+          revision === NO_STREAM ? 'no_stream' : revision,
+        );
+        const next = events.reduce(decider.evolve, state);
+        this.remember(stream, { decider, state: next, revision: appended.revision });
+        return { events, state: next, revision: appended.revision, position: appended.position };
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevision)) throw error;
+        if (attempt + 1 >= RETRIES) {
+          throw new DomainError('revision_number_conflict', 'Another write changed the same entity; retry the same write.');
+        }
+      }
+    }
+  }
+
+  private remember(stream: string, entry: Cached): void {
+    this.cache.delete(stream);
+    this.cache.set(stream, entry);
+    if (this.cache.size > CACHE_SIZE) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,26 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { JsonSchema } from '../domain/schema/json-schema.js';
+
+type ValidationError = { readonly path: string; readonly message: string };
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/** Compiles published JSON schemas with ajv, once per schema version. */
+export class DataValidator {
+  private readonly ajv = addFormats(new Ajv2020({ allErrors: true, strict: false }));
+  private readonly compiled = new Map<string, ValidateFunction>();
+
+  validate(version: string, schema: JsonSchema, data: unknown): ValidationError[] {
+    let validate = this.compiled.get(version);
+    if (!validate) {
+      validate = this.ajv.compile(schema);
+      this.compiled.set(version, validate);
+    }
+    if (validate(data)) return [];
+    return (validate.errors ?? []).map((e) => ({
+      path: e.instancePath || '/',
+      message: e.keyword === 'additionalProperties' ? `unknown field ${String(e.params.additionalProperty)}` : (e.message ?? 'is invalid'),
+    }));
+  }
+}

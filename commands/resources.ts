@@ -1,0 +1,54 @@
+import { resource, type Validation } from '../domain/resource/decider.js';
+import { schema } from '../domain/schema/decider.js';
+import { notFound } from '../domain/errors.js';
+import type { CommandBus, Handled } from './command-bus.js';
+import { collectionNode } from './collections.js';
+import type { CommandContext } from './context.js';
+import type { DataValidator } from './data-validator.js';
+import { newKey } from './keys.js';
+import { streams } from './streams.js';
+
+export type ResourceInput = {
+  readonly folder: string;
+  readonly name: string | null;
+  readonly external_id: string | null;
+  readonly resource_owner: string | null;
+  readonly mode: 'instant' | 'draft';
+  readonly validate_data: boolean;
+  readonly data: Record<string, unknown>;
+};
+
+/** Validates the payload against the collection's published schema, read from the schema stream. */
+async function validation(bus: CommandBus, validator: DataValidator, folder: string, data: unknown, wanted: boolean): Promise<Validation> {
+  const { state } = await bus.load(schema, streams.schema(folder));
+  if (state.published === null || state.publishedSchema === null) return { schema_version: null, errors: null };
+  if (!wanted) return { schema_version: state.published, errors: null };
+  return { schema_version: state.published, errors: validator.validate(state.published, state.publishedSchema, data) };
+}
+
+export async function createResource(
+  bus: CommandBus,
+  validator: DataValidator,
+  ctx: CommandContext,
+  input: ResourceInput,
+): Promise<Handled<unknown, unknown> & { key: string }> {
+  if (!(await collectionNode(bus, ctx.env, input.folder))) throw notFound('collection_not_found', 'Collection');
+  const { data, mode, validate_data, ...fields } = input;
+  const key = newKey();
+  const handled = await bus.handle(resource, streams.resource(key), {
+    type: 'CreateResource',
+    data: {
+      ...fields,
+      env: ctx.env,
+      key,
+      created_at: ctx.now,
+      mode,
+      validate_data,
+      revision: newKey(),
+      data,
+      size: Buffer.byteLength(JSON.stringify(data)),
+      validation: await validation(bus, validator, input.folder, data, validate_data),
+    },
+  }, ctx.metadata);
+  return { ...handled, key };
+}

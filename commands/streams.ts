@@ -1,0 +1,14 @@
+/** Stream names: one owning stream per invariant (ARCHITECTURE.md, Consistency rules). */
+export const streams = {
+  organization: (key: string) => `organization-${key}`,
+  user: (key: string) => `user-${key}`,
+  project: (key: string) => `project-${key}`,
+  environment: (key: string) => `environment-${key}`,
+  /** The collection tree of an environment. */
+  collections: (env: string) => `collections-${env}`,
+  /** Versions and fields of one collection or component schema. */
+  schema: (schemaKey: string) => `schema-${schemaKey}`,
+  /** The delivery APIs of an environment with their connections. */
+  deliveryApis: (env: string) => `apis-${env}`,
+  resource: (key: string) => `resource-${key}`,
+} as const;

@@ -1,0 +1,19 @@
+import type { CollectionsEvent } from './collections/events.js';
+import type { DeliveryApisEvent } from './delivery-apis/events.js';
+import type { EnvironmentEvent } from './environment/decider.js';
+import type { OrganizationEvent } from './organization/decider.js';
+import type { ProjectEvent } from './project/decider.js';
+import type { ResourceEvent } from './resource/events.js';
+import type { SchemaEvent } from './schema/events.js';
+import type { UserEvent } from './user/decider.js';
+
+/** Every event any aggregate emits: projections switch over this union. */
+export type DomainEvent =
+  | OrganizationEvent
+  | UserEvent
+  | ProjectEvent
+  | EnvironmentEvent
+  | CollectionsEvent
+  | SchemaEvent
+  | DeliveryApisEvent
+  | ResourceEvent;

@@ -1,0 +1,51 @@
+import { DomainError } from './errors.js';
+
+/** Plan quotas and safety ceilings of the specification's Limits section, as data. */
+export type PlanCode = 'free' | 'starter' | 'pro' | 'enterprise';
+
+export type PlanLimits = {
+  readonly projects: number;
+  readonly environments: number;
+  readonly collections: number;
+  readonly delivery_apis: number;
+  readonly locales: number;
+  readonly api_keys: number;
+  readonly roles: number;
+  readonly requests_per_minute: number;
+};
+
+const UNLIMITED = Number.MAX_SAFE_INTEGER;
+
+const pro: PlanLimits = {
+  projects: 10,
+  environments: 10,
+  collections: 1000,
+  delivery_apis: 50,
+  locales: UNLIMITED,
+  api_keys: 50,
+  roles: 20,
+  requests_per_minute: 1200,
+};
+
+export const PLANS: Readonly<Record<PlanCode, PlanLimits>> = {
+  free: { projects: 1, environments: 2, collections: 50, delivery_apis: 5, locales: 2, api_keys: 5, roles: 0, requests_per_minute: 120 },
+  starter: { projects: 3, environments: 3, collections: 200, delivery_apis: 10, locales: 5, api_keys: 10, roles: 5, requests_per_minute: 600 },
+  pro,
+  enterprise: pro,
+};
+
+export const CEILINGS = {
+  components: 5000,
+  collections: 5000,
+  schema_versions: 1000,
+  fields_per_version: 1000,
+} as const;
+
+export const UPGRADE_URL = '/organizations/plan/';
+
+/** 403 plan_limit_exceeded with the detail of the specification's Limits section. */
+export function planLimitExceeded(entity: string, current: number, limit: number, upgradable: boolean): DomainError {
+  const detail: Record<string, unknown> = { entity, current, limit };
+  if (upgradable) detail.upgrade_url = UPGRADE_URL;
+  return new DomainError('plan_limit_exceeded', `The ${entity} limit of ${limit} is reached.`, detail);
+}

@@ -1,0 +1,35 @@
+import type { Message } from '../decider.js';
+import type { FieldDef } from './fields.js';
+import type { JsonSchema } from './json-schema.js';
+
+export type SchemaType = 'collection' | 'component';
+
+/** Who a schema belongs to; repeated on every event for the audit log. */
+export type SchemaOwner = {
+  readonly env: string;
+  readonly schema_key: string;
+  readonly schema_type: SchemaType;
+};
+
+export type VersionFields = {
+  readonly key: string;
+  readonly name: string;
+  readonly description: string;
+  readonly created_at: string;
+};
+
+export type SchemaVersionCreated = Message<'SchemaVersionCreated', SchemaOwner & VersionFields & { readonly fields: readonly FieldDef[] }>;
+export type SchemaFieldCreated = Message<'SchemaFieldCreated', SchemaOwner & { readonly version: string; readonly field: FieldDef }>;
+export type SchemaVersionPublished = Message<
+  'SchemaVersionPublished',
+  SchemaOwner & {
+    readonly version: string;
+    readonly version_number: number;
+    readonly published_at: string;
+    readonly json_schema: JsonSchema;
+    /** The version that was published before and is archived by this publish. */
+    readonly archived: string | null;
+  }
+>;
+
+export type SchemaEvent = SchemaVersionCreated | SchemaFieldCreated | SchemaVersionPublished;

@@ -1,0 +1,157 @@
+import type { StoredEvent } from '../commands/ports.js';
+import type { DomainEvent } from '../domain/events.js';
+import type { ReadModelProjection } from './read-model-target.js';
+import { put } from './read-model-target.js';
+
+/**
+ * The audit log: one entry per create, update or delete of an entity, with the
+ * specification's entity types and metadata. Events that change no listed entity
+ * (a field of a draft version) write no entry.
+ */
+
+type Entry = {
+  readonly scope: 'environment' | 'global';
+  readonly env: string | null;
+  readonly event_type: 'create' | 'update' | 'delete';
+  readonly entity_type: string;
+  readonly entity_key: string;
+  readonly metadata: Record<string, unknown> | null;
+  /** Relation filters of the list endpoints. */
+  readonly relations: {
+    readonly collection_key?: string | null;
+    readonly resource_key?: string | null;
+    readonly schema_key?: string | null;
+    readonly api_key?: string | null;
+    readonly project_key?: string | null;
+    readonly organization?: string;
+  };
+};
+
+function entryFor(event: DomainEvent): Entry | null {
+  switch (event.type) {
+    case 'OrganizationCreated':
+      return { scope: 'global', env: null, event_type: 'create', entity_type: 'customer', entity_key: event.data.key, metadata: null, relations: { organization: event.data.key } };
+    case 'UserCreated':
+      return { scope: 'global', env: null, event_type: 'create', entity_type: 'user', entity_key: event.data.key, metadata: null, relations: { organization: event.data.organization } };
+    case 'ProjectCreated':
+      return {
+        scope: 'global',
+        env: null,
+        event_type: 'create',
+        entity_type: 'project',
+        entity_key: event.data.key,
+        metadata: null,
+        relations: { project_key: event.data.key, organization: event.data.organization },
+      };
+    case 'EnvironmentCreated':
+      return {
+        scope: 'global',
+        env: null,
+        event_type: 'create',
+        entity_type: 'environment',
+        entity_key: event.data.key,
+        metadata: { project_key: event.data.project },
+        relations: { project_key: event.data.project, organization: event.data.organization },
+      };
+    case 'CollectionCreated':
+      return {
+        scope: 'environment',
+        env: event.data.env,
+        event_type: 'create',
+        entity_type: 'collection',
+        entity_key: event.data.key,
+        metadata: { parent_key: event.data.parent },
+        relations: { collection_key: event.data.key },
+      };
+    case 'SchemaVersionCreated':
+    case 'SchemaVersionPublished': {
+      const { env, schema_key, schema_type } = event.data;
+      const collection = schema_type === 'collection';
+      const owner = { schema_key: collection ? null : schema_key, schema_type, folder_key: collection ? schema_key : null };
+      const created = event.type === 'SchemaVersionCreated';
+      return {
+        scope: 'environment',
+        env,
+        event_type: created ? 'create' : 'update',
+        entity_type: 'version',
+        entity_key: created ? event.data.key : event.data.version,
+        metadata: created ? owner : { action: 'publish', ...owner },
+        relations: { schema_key, collection_key: collection ? schema_key : null },
+      };
+    }
+    case 'SchemaFieldCreated':
+      return null;
+    case 'ApiCreated':
+      return {
+        scope: 'environment',
+        env: event.data.env,
+        event_type: 'create',
+        entity_type: 'api',
+        entity_key: event.data.key,
+        metadata: null,
+        relations: { api_key: event.data.key },
+      };
+    case 'CollectionConnected':
+      return {
+        scope: 'environment',
+        env: event.data.env,
+        event_type: 'update',
+        entity_type: 'api',
+        entity_key: event.data.api,
+        metadata: { action: 'connect', folder_key: event.data.folder, allowed_methods: [...event.data.allowed_methods] },
+        relations: { api_key: event.data.api, collection_key: event.data.folder },
+      };
+    case 'ResourceCreated':
+      return {
+        scope: 'environment',
+        env: event.data.env,
+        event_type: 'create',
+        entity_type: 'resource',
+        entity_key: event.data.key,
+        metadata: { folder_key: event.data.folder },
+        relations: { collection_key: event.data.folder, resource_key: event.data.key },
+      };
+    case 'RevisionCreated':
+      return {
+        scope: 'environment',
+        env: event.data.env,
+        event_type: 'create',
+        entity_type: 'revision',
+        entity_key: event.data.key,
+        metadata: { folder_key: event.data.folder, resource_key: event.data.resource },
+        relations: { collection_key: event.data.folder, resource_key: event.data.resource },
+      };
+  }
+}
+
+/** The audit entry key: the event's own id, without dashes. */
+export const auditKey = (stored: StoredEvent): string => stored.id.replace(/-/g, '');
+
+export const auditLogProjection: ReadModelProjection = {
+  indexes: { audit_events: [['scope', 'env', '_position'], ['scope', '_position']] },
+  changes: (event, stored) => {
+    const entry = entryFor(event);
+    if (!entry) return [];
+    const { metadata: meta } = stored;
+    const actor = meta.actor;
+    const key = auditKey(stored);
+    return [
+      put('audit_events', key, {
+        key,
+        scope: entry.scope,
+        env: entry.env,
+        timestamp: meta.timestamp,
+        event_type: entry.event_type,
+        entity_type: entry.entity_type,
+        entity_key: entry.entity_key,
+        actor_type: meta.actor_type === 'apikey' ? 'apikey' : 'user',
+        actor,
+        actor_key: actor && typeof actor.key === 'string' ? actor.key : null,
+        ip_address: meta.ip_address,
+        referer: meta.referer,
+        metadata: entry.metadata,
+        ...entry.relations,
+      }),
+    ];
+  },
+};

@@ -1,0 +1,57 @@
+import type { Position, StoredEvent } from '../commands/ports.js';
+import type { DomainEvent } from '../domain/events.js';
+import type { DeliveryDoc, SearchIndex } from './ports.js';
+import { asDomainEvent } from './read-model-target.js';
+import type { ProjectionTarget } from './runner.js';
+
+/** One delivery document an event changes; `apply` returns the new document, or null to remove it. */
+export type DeliveryChange = {
+  readonly env: string;
+  readonly folder: string;
+  readonly key: string;
+  readonly apply: (current: DeliveryDoc | null) => DeliveryDoc | null;
+};
+
+/** The published-only delivery model: what the delivery interface serves. */
+export function deliveryChanges(event: DomainEvent): readonly DeliveryChange[] {
+  switch (event.type) {
+    case 'ResourceCreated': {
+      const { env, folder, key, created_at, resource_owner } = event.data;
+      return [{ env, folder, key, apply: (current) => current ?? { env, folder, key, created_at, updated_at: created_at, owner: resource_owner, data: null } }];
+    }
+    case 'RevisionCreated': {
+      const { env, folder, resource, status, data, published_at } = event.data;
+      if (status !== 'published') return [];
+      return [
+        {
+          env,
+          folder,
+          key: resource,
+          apply: (current) => (current ? { ...current, data, updated_at: published_at ?? current.updated_at } : null),
+        },
+      ];
+    }
+    default:
+      return [];
+  }
+}
+
+export function deliveryTarget(index: SearchIndex): ProjectionTarget {
+  const name = 'delivery-index';
+  return {
+    name,
+    checkpoint: () => index.checkpoint(name),
+    async apply(events: readonly StoredEvent[], position: Position) {
+      await index.unitOfWork(name, position, async (tx) => {
+        for (const stored of events) {
+          for (const change of deliveryChanges(asDomainEvent(stored))) {
+            const current = await tx.get(change.env, change.folder, change.key);
+            const next = change.apply(current);
+            if (next === null) await tx.remove(change.env, change.folder, change.key);
+            else await tx.index(next);
+          }
+        }
+      });
+    },
+  };
+}

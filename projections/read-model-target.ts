@@ -1,0 +1,71 @@
+import type { Position, StoredEvent } from '../commands/ports.js';
+import type { DomainEvent } from '../domain/events.js';
+import type { Doc, ReadStore } from './ports.js';
+import type { ProjectionTarget } from './runner.js';
+
+/** One document a projection changes for an event; `apply` returns the new document, or null to delete it. */
+export type DocChange = {
+  readonly collection: string;
+  readonly id: string;
+  readonly apply: (current: Doc | null) => Doc | null;
+};
+
+/** A read model: pure functions from an event to the document changes it makes. */
+export type ReadModelProjection = {
+  readonly changes: (event: DomainEvent, stored: StoredEvent) => readonly DocChange[];
+  /** Index declarations: collection → field lists. */
+  readonly indexes?: Readonly<Record<string, readonly (readonly string[])[]>>;
+};
+
+export const asDomainEvent = (event: StoredEvent): DomainEvent => ({ type: event.type, data: event.data }) as DomainEvent;
+
+/**
+ * Applies read-model projections to the ReadStore. Every document keeps the position of
+ * the last event applied to it (`_position`), and an event at or before it is skipped,
+ * so a replayed batch changes nothing.
+ */
+export function readModelTarget(store: ReadStore, projections: readonly ReadModelProjection[]): ProjectionTarget & { prepare(): Promise<void> } {
+  const name = 'read-models';
+  return {
+    name,
+    async prepare() {
+      for (const projection of projections) {
+        for (const [collection, indexes] of Object.entries(projection.indexes ?? {})) {
+          for (const fields of indexes) await store.ensureIndex(collection, fields);
+        }
+      }
+    },
+    checkpoint: () => store.checkpoint(name),
+    async apply(events: readonly StoredEvent[], position: Position) {
+      await store.unitOfWork(name, position, async (tx) => {
+        for (const stored of events) {
+          const event = asDomainEvent(stored);
+          for (const projection of projections) {
+            for (const change of projection.changes(event, stored)) {
+              const collection = tx.collection(change.collection);
+              const current = await collection.get(change.id);
+              if (current && typeof current._position === 'string' && current._position >= stored.position) continue;
+              const next = change.apply(current);
+              if (next === null) await collection.delete(change.id);
+              else await collection.upsert({ ...next, _id: change.id, _position: stored.position });
+            }
+          }
+        }
+      });
+    },
+  };
+}
+
+/** A change that writes a document regardless of what was there. */
+export const put = (collection: string, id: string, doc: Record<string, unknown>): DocChange => ({
+  collection,
+  id,
+  apply: () => ({ ...doc, _id: id }),
+});
+
+/** A change that merges fields into an existing document (and does nothing if it is gone). */
+export const patch = (collection: string, id: string, fields: Record<string, unknown>): DocChange => ({
+  collection,
+  id,
+  apply: (current) => (current ? { ...current, ...fields } : null),
+});

@@ -31,8 +31,16 @@ export class ProjectionRunner {
   constructor(
     private readonly store: EventStore,
     private readonly target: ProjectionTarget,
-    private readonly log: (message: string, error?: unknown) => void = () => undefined,
+    private readonly options: {
+      readonly log?: (message: string, error?: unknown) => void;
+      /** Runs after a batch committed and before waiters on it are released (in-process caches). */
+      readonly afterBatch?: (batch: readonly StoredEvent[]) => Promise<void>;
+    } = {},
   ) {}
+
+  private log(message: string, error?: unknown): void {
+    this.options.log?.(message, error);
+  }
 
   get name(): string {
     return this.target.name;
@@ -83,6 +91,7 @@ export class ProjectionRunner {
         continue;
       }
       this.queue = this.queue.slice(batch.length);
+      await this.options.afterBatch?.(batch).catch((error: unknown) => this.log(`projection ${this.name}: after-batch hook failed`, error));
       this.position = last.position;
       this.applied.next(batch);
       this.release();

@@ -1,0 +1,46 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CommandBus } from '../commands/command-bus.js';
+import type { EventStore } from '../commands/ports.js';
+import { bootstrap } from '../commands/tenancy.js';
+import type { Projections } from '../projections/runner.js';
+import { signManagementToken } from './auth/management-auth.js';
+import type { Config } from './config.js';
+
+export type BootstrapFile = {
+  readonly organization: string;
+  readonly project: string;
+  readonly environment: string;
+  readonly management_token: string;
+  readonly base_url: string;
+  readonly delivery_url: string;
+};
+
+export const bootstrapPath = (config: Config): string => join(config.dataDir, 'bootstrap.json');
+
+/**
+ * On first start (no events yet) creates the organization, project, environment and
+ * administrator, and writes `bootstrap.json` (mode 0600). Returns the file's content
+ * and whether it was created now; a restart reuses what exists.
+ */
+export async function ensureBootstrap(
+  config: Config,
+  deps: { bus: CommandBus; eventStore: EventStore; projections: Projections; jwtSecret: string; urls: { base: string; delivery: string } },
+): Promise<{ file: BootstrapFile | null; created: boolean }> {
+  const path = bootstrapPath(config);
+  if ((await deps.eventStore.headPosition()) !== '') {
+    return { file: existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as BootstrapFile) : null, created: false };
+  }
+  const made = await bootstrap(deps.bus, { plan: config.plan, email: config.adminEmail, now: new Date().toISOString() });
+  await deps.projections.waitFor(made.position, 30_000);
+  const file: BootstrapFile = {
+    organization: made.organization,
+    project: made.project,
+    environment: made.environment,
+    management_token: signManagementToken(deps.jwtSecret, { sub: made.user.key, org: made.organization }),
+    base_url: deps.urls.base,
+    delivery_url: `${deps.urls.delivery}/${made.environment}`,
+  };
+  writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+  return { file, created: true };
+}

@@ -1,0 +1,47 @@
+import { resolve } from 'node:path';
+import type { PlanCode } from '../domain/plan.js';
+
+export type Config = {
+  readonly host: string;
+  readonly port: number;
+  readonly deliveryPort: number;
+  readonly dataDir: string;
+  readonly jwtSecret: string | undefined;
+  /** Plan of the organization created on first start. */
+  readonly plan: PlanCode;
+  readonly adminEmail: string;
+  readonly eventStoreUrl: string | undefined;
+  readonly mongoUrl: string | undefined;
+  readonly openSearchUrl: string | undefined;
+  readonly waitTimeoutMs: number;
+  readonly logLevel: string;
+};
+
+const PLANS: readonly PlanCode[] = ['free', 'starter', 'pro', 'enterprise'];
+
+function int(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${value}`);
+  return n;
+}
+
+/** Configuration from the environment; every value has a default that runs the embedded stores. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const plan = (env.PLAN ?? 'free') as PlanCode;
+  if (!PLANS.includes(plan)) throw new Error(`PLAN must be one of ${PLANS.join(', ')}`);
+  return {
+    host: env.HOST ?? '127.0.0.1',
+    port: int(env.PORT, 3000, 'PORT'),
+    deliveryPort: int(env.DELIVERY_PORT, 3001, 'DELIVERY_PORT'),
+    dataDir: resolve(env.DATA_DIR ?? './data'),
+    jwtSecret: env.JWT_SECRET || undefined,
+    plan,
+    adminEmail: env.ADMIN_EMAIL ?? 'admin@localhost',
+    eventStoreUrl: env.EVENTSTORE_URL || undefined,
+    mongoUrl: env.MONGO_URL || undefined,
+    openSearchUrl: env.OPENSEARCH_URL || undefined,
+    waitTimeoutMs: int(env.WAIT_TIMEOUT_MS, 5000, 'WAIT_TIMEOUT_MS'),
+    logLevel: env.LOG_LEVEL ?? 'info',
+  };
+}

@@ -1,0 +1,55 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { DomainError } from '../../domain/errors.js';
+
+/** The one map from error code to HTTP status (specification, Errors). Codes not listed are 422. */
+const STATUS: Readonly<Record<string, number>> = {
+  authentication_failed: 401,
+  authentication_required: 401,
+  permission_denied: 403,
+  plan_limit_exceeded: 403,
+  plan_exhausted: 402,
+  spend_cap_reached: 402,
+  rate_limited: 429,
+  environment_not_found: 404,
+  api_not_found: 404,
+  collection_not_found: 404,
+  resource_not_found: 404,
+  component_not_found: 404,
+  version_not_found: 404,
+  source_version_not_found: 404,
+  schema_not_found: 404,
+  project_not_found: 404,
+  route_not_found: 404,
+  external_id_conflict: 409,
+  revision_number_conflict: 409,
+  revision_precondition_failed: 412,
+};
+
+export const statusOf = (code: string): number => STATUS[code] ?? 422;
+
+/** Failures of express's own body parser, as the specification's codes. */
+function parserError(error: { type?: unknown; status?: unknown }): DomainError | null {
+  if (error.type === 'entity.too.large') return new DomainError('json_size_exceeded', 'The request body is too large.');
+  if (error.type === 'entity.parse.failed') return new DomainError('validation_error', 'The request body is not valid JSON.');
+  if (typeof error.status === 'number' && error.status >= 400 && error.status < 500) {
+    return new DomainError('validation_error', 'The request body cannot be read.');
+  }
+  return null;
+}
+
+export function errorMiddleware(log: (message: string, error: unknown) => void): ErrorRequestHandler {
+  return (error: unknown, _req, res, _next) => {
+    const known = error instanceof DomainError ? error : parserError(error as { type?: unknown; status?: unknown });
+    if (known) {
+      res.status(statusOf(known.code)).json({ message: known.message, error_code: known.code, detail: known.detail });
+      return;
+    }
+    log('unhandled error', error);
+    res.status(500).json({ message: 'Internal server error.', error_code: 'internal_error', detail: null });
+  };
+}
+
+export const notFoundRoute =
+  (code: string): RequestHandler =>
+  (_req, _res, next) =>
+    next(new DomainError(code, 'No such endpoint.'));

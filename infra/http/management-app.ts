@@ -1,0 +1,49 @@
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import type { ReadDeps } from '../../read-api/deps.js';
+import { auditEventsReadRouter, globalEventsReadRouter } from '../../read-api/audit-events.js';
+import { collectionsReadRouter } from '../../read-api/collections.js';
+import { deliveryApisReadRouter } from '../../read-api/delivery-apis.js';
+import { resourcesReadRouter } from '../../read-api/resources.js';
+import { schemaReadRouter } from '../../read-api/schema.js';
+import type { WriteDeps } from '../../write-api/deps.js';
+import { collectionsWriteRouter } from '../../write-api/collections.js';
+import { deliveryApisWriteRouter } from '../../write-api/delivery-apis.js';
+import { resourcesWriteRouter } from '../../write-api/resources.js';
+import { schemaWriteRouter } from '../../write-api/schema.js';
+import { environmentGuard, managementAuth } from '../auth/management-auth.js';
+import { errorMiddleware, notFoundRoute } from './errors.js';
+
+/** Request bodies up to this size are parsed; the 1 MB payload rule is the domain's. */
+export const BODY_LIMIT = '8mb';
+
+/** The management (command and query) interface under `/v1`. */
+export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; log: (m: string, e: unknown) => void }): Express {
+  const app = express();
+  app.set('etag', false);
+  app.set('x-powered-by', false);
+  app.use(helmet());
+  app.use(express.json({ limit: BODY_LIMIT, strict: false }));
+  app.use(managementAuth(deps.jwtSecret, deps.readStore));
+
+  app.use(globalEventsReadRouter(deps));
+  const env = express.Router({ mergeParams: true });
+  env.use(environmentGuard(deps.readStore));
+  for (const router of [
+    auditEventsReadRouter(deps),
+    collectionsReadRouter(deps),
+    collectionsWriteRouter(deps),
+    schemaReadRouter(deps),
+    schemaWriteRouter(deps),
+    deliveryApisReadRouter(deps),
+    deliveryApisWriteRouter(deps),
+    resourcesReadRouter(deps),
+    resourcesWriteRouter(deps),
+  ]) {
+    env.use(router);
+  }
+  app.use('/v1/:env', env);
+  app.use(notFoundRoute('route_not_found'));
+  app.use(errorMiddleware(deps.log));
+  return app;
+}

@@ -1,0 +1,97 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CommandBus } from '../commands/command-bus.js';
+import { DataValidator } from '../commands/data-validator.js';
+import { asDomainEvent, readModelTarget } from '../projections/read-model-target.js';
+import { auditLogProjection } from '../projections/audit-log.js';
+import { collectionsProjection } from '../projections/collections.js';
+import { deliveryApisProjection } from '../projections/delivery-apis.js';
+import { deliveryTarget } from '../projections/delivery-index.js';
+import { resourcesProjection } from '../projections/resources.js';
+import { ProjectionRunner, Projections } from '../projections/runner.js';
+import { schemaVersionsProjection } from '../projections/schema-versions.js';
+import { tenancyProjection } from '../projections/tenancy.js';
+import { DeliveryRouting, ROUTING_EVENTS } from '../read-api/delivery/routing.js';
+import { jwtSecret } from './auth/jwt-secret.js';
+import { ensureBootstrap, type BootstrapFile } from './bootstrap.js';
+import type { Config } from './config.js';
+import { deliveryApp } from './http/delivery-app.js';
+import { managementApp } from './http/management-app.js';
+import { createLogger, logErrors, type Logger } from './logger.js';
+import { closeStores, openStores } from './stores.js';
+
+export type Service = {
+  readonly urls: { readonly base: string; readonly delivery: string };
+  readonly bootstrap: BootstrapFile | null;
+  readonly bootstrapCreated: boolean;
+  stop(): Promise<void>;
+};
+
+function listen(app: (req: never, res: never) => void, host: string, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = (app as unknown as { listen: (port: number, host: string, cb: () => void) => Server }).listen(port, host, () => resolve(server));
+    server.once('error', reject);
+  });
+}
+
+const urlOf = (host: string, server: Server): string => {
+  const { port } = server.address() as AddressInfo;
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${port}`;
+};
+
+/** The composition root: stores, command bus, projections, both HTTP interfaces, first-start bootstrap. */
+export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Service> {
+  const log = logErrors(logger);
+  const stores = openStores(config);
+  const { eventStore, readStore, searchIndex } = stores;
+  const bus = new CommandBus(eventStore);
+  const routing = new DeliveryRouting(readStore);
+
+  const readModels = readModelTarget(readStore, [
+    tenancyProjection,
+    collectionsProjection,
+    schemaVersionsProjection,
+    deliveryApisProjection,
+    resourcesProjection,
+    auditLogProjection,
+  ]);
+  await readModels.prepare();
+  const refreshRouting = async (batch: readonly { type: string; data: unknown }[]): Promise<void> => {
+    const envs = new Set<string>();
+    for (const event of batch) {
+      if (!ROUTING_EVENTS.has(event.type)) continue;
+      const domainEvent = asDomainEvent(event as never);
+      const data = domainEvent.data as { env?: string; key?: string };
+      envs.add(domainEvent.type === 'EnvironmentCreated' ? (data.key as string) : (data.env as string));
+    }
+    for (const env of envs) await routing.reload(env);
+  };
+  const projections = new Projections([
+    new ProjectionRunner(eventStore, readModels, { log, afterBatch: refreshRouting }),
+    new ProjectionRunner(eventStore, deliveryTarget(searchIndex), { log }),
+  ]);
+  await projections.start();
+  await projections.waitFor(await eventStore.headPosition(), 10 * 60_000);
+  await routing.loadAll();
+
+  const secret = jwtSecret(config.dataDir, config.jwtSecret);
+  const validator = new DataValidator();
+  const management = managementApp({ bus, validator, projections, readStore, searchIndex, waitTimeoutMs: config.waitTimeoutMs, jwtSecret: secret, log });
+  const delivery = deliveryApp({ routing, searchIndex, log });
+  const servers = [await listen(management as never, config.host, config.port), await listen(delivery as never, config.host, config.deliveryPort)];
+  const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };
+
+  const { file, created } = await ensureBootstrap(config, { bus, eventStore, projections, jwtSecret: secret, urls });
+
+  return {
+    urls,
+    bootstrap: file,
+    bootstrapCreated: created,
+    async stop() {
+      await Promise.all(servers.map((s) => new Promise((resolve) => { s.closeAllConnections(); s.close(resolve); })));
+      await projections.stop();
+      await closeStores(stores);
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import { Router } from 'express';
+import { DomainError } from '../domain/errors.js';
+import type { Filter } from '../projections/ports.js';
+import type { ReadDeps } from './deps.js';
+import { findCollection } from './lookups.js';
+import { envelope, pageParams } from './pagination.js';
+import { queryEnum, queryString, param } from './query.js';
+import { collectionView } from './views.js';
+
+const MODES = ['children', 'siblings', 'descendants', 'ancestors'] as const;
+
+/** Collections: the tree (or a subtree around `key`) and single lookups by key or path. */
+export function collectionsReadRouter({ readStore }: ReadDeps): Router {
+  const router = Router({ mergeParams: true });
+  const collections = () => readStore.collection('collections');
+
+  router.get(['/collections/tree/', '/folders/tree/'], async (req, res) => {
+    const env = param(req, 'env');
+    const page = pageParams(req.query);
+    const key = queryString(req.query, 'key');
+    const mode = queryEnum(req.query, 'mode', MODES, 'children');
+    let filter: Filter = { env };
+    if (key !== undefined) {
+      const root = await findCollection(readStore, env, key);
+      const path = root.path as string;
+      const ancestors = path.split('.').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('.'));
+      filter = {
+        children: { env, parent: key },
+        siblings: { env, parent: (root.parent as string | null) ?? null, _id: { $ne: key } },
+        descendants: { env, path: { $gt: `${path}.`, $lt: `${path}/` } },
+        ancestors: { env, path: { $in: ancestors } },
+      }[mode];
+    }
+    const [count, docs] = await Promise.all([
+      collections().count(filter),
+      collections().find(filter, { sort: [['path', 1]], skip: page.offset, limit: page.limit }),
+    ]);
+    res.json(envelope(req, page, count, docs.map(collectionView)));
+  });
+
+  router.get(['/collections/tree/collection/', '/folders/tree/folder/'], async (req, res) => {
+    const env = param(req, 'env');
+    const key = queryString(req.query, 'key');
+    const path = queryString(req.query, 'path');
+    if (key !== undefined) return res.json(collectionView(await findCollection(readStore, env, key)));
+    if (path === undefined) throw new DomainError('validation_error', 'Give key or path.', { key: ['key or path is required'] });
+    const [doc] = await collections().find({ env, path: path.replace(/\//g, '.') }, { limit: 1 });
+    if (!doc) throw new DomainError('collection_not_found', 'Collection not found.');
+    return res.json(collectionView(doc));
+  });
+
+  return router;
+}

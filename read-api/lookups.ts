@@ -1,0 +1,30 @@
+import { notFound } from '../domain/errors.js';
+import type { Doc, ReadStore } from '../projections/ports.js';
+
+/** A collection of the environment, or 404 collection_not_found. */
+export async function findCollection(store: ReadStore, env: string, key: string): Promise<Doc> {
+  const doc = await store.collection('collections').get(key);
+  if (!doc || doc.env !== env) throw notFound('collection_not_found', 'Collection');
+  return doc;
+}
+
+/** A schema version of the collection, or 404 version_not_found. */
+export async function findVersion(store: ReadStore, schemaKey: string, key: string): Promise<Doc> {
+  const doc = await store.collection('schema_versions').get(key);
+  if (!doc || doc.schema_key !== schemaKey) throw notFound('version_not_found', 'Schema version');
+  return doc;
+}
+
+/** A delivery API of the environment, or 404 api_not_found. */
+export async function findApi(store: ReadStore, env: string, key: string): Promise<Doc> {
+  const doc = await store.collection('apis').get(key);
+  if (!doc || doc.env !== env) throw notFound('api_not_found', 'API');
+  return doc;
+}
+
+/** A resource of the collection, or 404 resource_not_found. */
+export async function findResource(store: ReadStore, folder: string, key: string): Promise<Doc> {
+  const doc = await store.collection('resources').get(key);
+  if (!doc || doc.folder !== folder) throw notFound('resource_not_found', 'Resource');
+  return doc;
+}

@@ -1,0 +1,11 @@
+import type { Response } from 'express';
+
+/** The authenticated caller, set by the management authentication middleware. */
+export type Principal = {
+  readonly actor_type: 'user' | 'apikey';
+  readonly actor: Readonly<Record<string, unknown>>;
+  readonly organization: string;
+  readonly is_admin: boolean;
+};
+
+export const principalOf = (res: Response): Principal => res.locals.principal as Principal;

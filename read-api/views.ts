@@ -1,0 +1,44 @@
+import type { Doc } from '../projections/ports.js';
+
+/** Read-model documents shaped as the specification's objects (internal fields dropped). */
+
+const pick = (doc: Doc, fields: readonly string[]): Record<string, unknown> =>
+  Object.fromEntries(fields.map((f) => [f, doc[f] === undefined ? null : doc[f]]));
+
+export const collectionView = (doc: Doc) =>
+  pick(doc, ['key', 'name', 'alias', 'path', 'parent', 'content_type', 'strict_reference', 'auto_remove_revisions', 'auto_remove_schema_versions', 'created_at']);
+
+export const versionView = (doc: Doc, includeSchema = true) => {
+  const view = pick(doc, ['key', 'version_number', 'name', 'description', 'created_at', 'published_at', 'archived_at']);
+  if (includeSchema) view.json_schema = doc.json_schema ?? null;
+  return view;
+};
+
+export const fieldView = (doc: Doc) =>
+  pick(doc, ['key', 'name', 'description', 'path', 'parent', 'type', 'meta', 'required', 'nullable', 'multiple', 'localizable', 'searchable', 'private', 'vectorizable']);
+
+export const apiView = (doc: Doc) => ({
+  ...pick(doc, ['key', 'name', 'description', 'prefix', 'version', 'is_auth_required', 'mcp_enabled', 'router_introspection_enabled', 'cors_origins', 'created_at']),
+  environment: doc.env,
+});
+
+export const connectionView = (doc: Doc) =>
+  pick(doc, [
+    'folder',
+    'api',
+    'allowed_methods',
+    'description_get_one',
+    'description_get_many',
+    'description_search',
+    'description_schema',
+    'mcp_truncate_text',
+    'unscoped_levels',
+    'unscoped_ancestors',
+    'created_at',
+  ]);
+
+export const resourceView = (doc: Doc) =>
+  pick(doc, ['key', 'name', 'folder', 'content_type', 'external_id', 'created_at', 'resource_owner', 'current_revision', 'vectors_size']);
+
+export const auditView = (doc: Doc) =>
+  pick(doc, ['key', 'timestamp', 'event_type', 'entity_type', 'entity_key', 'actor_type', 'actor', 'ip_address', 'referer', 'metadata']);

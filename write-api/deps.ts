@@ -1,0 +1,13 @@
+import type { CommandBus } from '../commands/command-bus.js';
+import type { DataValidator } from '../commands/data-validator.js';
+import type { Projections } from '../projections/runner.js';
+import type { ReadStore } from '../projections/ports.js';
+
+export type WriteDeps = {
+  readonly bus: CommandBus;
+  readonly validator: DataValidator;
+  readonly projections: Projections;
+  readonly readStore: ReadStore;
+  /** How long a `wait=true` write waits for the read side. */
+  readonly waitTimeoutMs: number;
+};

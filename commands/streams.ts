@@ -11,4 +11,6 @@ export const streams = {
   /** The delivery APIs of an environment with their connections. */
   deliveryApis: (env: string) => `apis-${env}`,
   resource: (key: string) => `resource-${key}`,
+  /** Management and delivery API keys of an environment (one quota). */
+  apiKeys: (env: string) => `apikeys-${env}`,
 } as const;

@@ -1,3 +1,4 @@
+import type { ApiKeysEvent } from './api-keys/decider.js';
 import type { CollectionsEvent } from './collections/events.js';
 import type { DeliveryApisEvent } from './delivery-apis/events.js';
 import type { EnvironmentEvent } from './environment/decider.js';
@@ -16,4 +17,5 @@ export type DomainEvent =
   | CollectionsEvent
   | SchemaEvent
   | DeliveryApisEvent
-  | ResourceEvent;
+  | ResourceEvent
+  | ApiKeysEvent;

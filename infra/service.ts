@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { CommandBus } from '../commands/command-bus.js';
 import { DataValidator } from '../commands/data-validator.js';
 import { asDomainEvent, readModelTarget } from '../projections/read-model-target.js';
+import { apiKeysProjection } from '../projections/api-keys.js';
 import { auditLogProjection } from '../projections/audit-log.js';
 import { collectionsProjection } from '../projections/collections.js';
 import { deliveryApisProjection } from '../projections/delivery-apis.js';
@@ -54,6 +55,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     schemaVersionsProjection,
     deliveryApisProjection,
     resourcesProjection,
+    apiKeysProjection,
     auditLogProjection,
   ]);
   await readModels.prepare();

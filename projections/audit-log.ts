@@ -111,6 +111,16 @@ function entryFor(event: DomainEvent): Entry | null {
         metadata: { folder_key: event.data.folder },
         relations: { collection_key: event.data.folder, resource_key: event.data.key },
       };
+    case 'ApiKeyCreated':
+      return {
+        scope: 'environment',
+        env: event.data.env,
+        event_type: 'create',
+        entity_type: event.data.kind === 'management' ? 'manageapikey' : 'deliveryapikey',
+        entity_key: event.data.key,
+        metadata: { role_key: event.data.role },
+        relations: {},
+      };
     case 'RevisionCreated':
       return {
         scope: 'environment',

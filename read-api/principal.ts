@@ -6,6 +6,8 @@ export type Principal = {
   readonly actor: Readonly<Record<string, unknown>>;
   readonly organization: string;
   readonly is_admin: boolean;
+  /** An API key works in its own environment only. */
+  readonly environment: string | null;
 };
 
 export const principalOf = (res: Response): Principal => res.locals.principal as Principal;

@@ -42,3 +42,9 @@ export const resourceView = (doc: Doc) =>
 
 export const auditView = (doc: Doc) =>
   pick(doc, ['key', 'timestamp', 'event_type', 'entity_type', 'entity_key', 'actor_type', 'actor', 'ip_address', 'referer', 'metadata']);
+
+/** An API key as reads show it: the secret never, its hash never. */
+export const apiKeyView = (doc: Doc) => ({
+  ...pick(doc, ['key', 'description', 'public_key', 'role', 'created_at']),
+  environment: doc.env,
+});

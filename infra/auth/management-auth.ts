@@ -1,5 +1,7 @@
 import type { RequestHandler } from 'express';
 import jwt from 'jsonwebtoken';
+import { timingSafeEqual } from 'node:crypto';
+import { secretHash } from '../../commands/key-pair.js';
 import { DomainError } from '../../domain/errors.js';
 import type { ReadStore } from '../../projections/ports.js';
 import type { Principal } from '../../read-api/principal.js';
@@ -14,15 +16,46 @@ export function signManagementToken(secret: string, claims: TokenClaims): string
 
 const failed = (): DomainError => new DomainError('authentication_failed', 'Authentication credentials were not provided or are invalid.');
 
-/** `Authorization: Bearer <JWT>`: verifies the token and loads the user as the request's principal. */
+/** A management API key sent as `<public_key>:<secret_key>`, checked against the stored hash. */
+async function keyPrincipal(store: ReadStore, token: string): Promise<Principal | null> {
+  const at = token.indexOf(':');
+  const publicKey = token.slice(0, at);
+  const [doc] = await store.collection('api_keys').find({ public_key: publicKey, kind: 'management' }, { limit: 1 });
+  if (!doc || doc.deleted_at) return null;
+  const expected = Buffer.from(doc.secret_hash as string, 'hex');
+  const given = Buffer.from(secretHash(token.slice(at + 1)), 'hex');
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  const env = await store.collection('environments').get(doc.env as string);
+  if (!env) return null;
+  return {
+    actor_type: 'apikey',
+    actor: { key: doc.key, description: doc.description, public_key: doc.public_key, role: doc.role, created_at: doc.created_at, environment: doc.env, deleted_at: null },
+    organization: env.organization as string,
+    is_admin: false,
+    environment: doc.env as string,
+  };
+}
+
+/**
+ * `Authorization: Bearer <token>` where the token is a management JWT or a management API
+ * key (`<public_key>:<secret_key>`; the `Simple` scheme is accepted for keys too).
+ */
 export function managementAuth(secret: string, store: ReadStore): RequestHandler {
   return async (req, res, next) => {
     const header = req.get('authorization') ?? '';
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    if (!match?.[1]) return next(failed());
+    const match = /^(Bearer|Simple)\s+(\S+)$/i.exec(header);
+    const token = match?.[2];
+    if (!token) return next(failed());
+    if (token.includes(':')) {
+      const principal = await keyPrincipal(store, token);
+      if (!principal) return next(failed());
+      res.locals.principal = principal;
+      return next();
+    }
+    if (match?.[1]?.toLowerCase() !== 'bearer') return next(failed());
     let claims: jwt.JwtPayload;
     try {
-      const verified = jwt.verify(match[1], secret, { algorithms: ['HS256'], issuer: ISSUER });
+      const verified = jwt.verify(token, secret, { algorithms: ['HS256'], issuer: ISSUER });
       if (typeof verified === 'string') return next(failed());
       claims = verified;
     } catch {
@@ -42,6 +75,7 @@ export function managementAuth(secret: string, store: ReadStore): RequestHandler
       },
       organization: user.organization as string,
       is_admin: user.is_admin === true,
+      environment: null,
     };
     res.locals.principal = principal;
     return next();
@@ -54,7 +88,8 @@ export function environmentGuard(store: ReadStore): RequestHandler {
     const env = (req.params as Record<string, string>).env ?? '';
     const doc = await store.collection('environments').get(env);
     const principal = res.locals.principal as Principal;
-    if (!doc || doc.organization !== principal.organization) return next(new DomainError('environment_not_found', 'Environment not found.'));
+    const allowed = principal.environment === null || principal.environment === env;
+    if (!doc || doc.organization !== principal.organization || !allowed) return next(new DomainError('environment_not_found', 'Environment not found.'));
     return next();
   };
 }

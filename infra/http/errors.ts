@@ -20,6 +20,7 @@ const STATUS: Readonly<Record<string, number>> = {
   schema_not_found: 404,
   project_not_found: 404,
   route_not_found: 404,
+  not_found: 404,
   external_id_conflict: 409,
   revision_number_conflict: 409,
   revision_precondition_failed: 412,

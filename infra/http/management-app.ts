@@ -1,6 +1,8 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { ReadDeps } from '../../read-api/deps.js';
+import { apiKeysReadRouter } from '../../read-api/api-keys.js';
+import { apiKeysWriteRouter } from '../../write-api/api-keys.js';
 import { auditEventsReadRouter, globalEventsReadRouter } from '../../read-api/audit-events.js';
 import { collectionsReadRouter } from '../../read-api/collections.js';
 import { deliveryApisReadRouter } from '../../read-api/delivery-apis.js';
@@ -39,6 +41,8 @@ export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; 
     deliveryApisWriteRouter(deps),
     resourcesReadRouter(deps),
     resourcesWriteRouter(deps),
+    apiKeysReadRouter(deps),
+    apiKeysWriteRouter(deps),
   ]) {
     env.use(router);
   }

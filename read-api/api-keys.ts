@@ -1,0 +1,29 @@
+import { Router } from 'express';
+import { notFound } from '../domain/errors.js';
+import type { ReadDeps } from './deps.js';
+import { envelope, pageParams } from './pagination.js';
+import { param } from './query.js';
+import { apiKeyView } from './views.js';
+
+export const MANAGEMENT_KEYS = '/permissions/management-api/api-keys';
+
+/** Management API keys of an environment. */
+export function apiKeysReadRouter({ readStore }: ReadDeps): Router {
+  const router = Router({ mergeParams: true });
+  const keys = () => readStore.collection('api_keys');
+
+  router.get(`${MANAGEMENT_KEYS}/`, async (req, res) => {
+    const page = pageParams(req.query);
+    const filter = { env: param(req, 'env'), kind: 'management' };
+    const [count, docs] = await Promise.all([keys().count(filter), keys().find(filter, { sort: [['created_at', 1]], skip: page.offset, limit: page.limit })]);
+    res.json(envelope(req, page, count, docs.map(apiKeyView)));
+  });
+
+  router.get(`${MANAGEMENT_KEYS}/:key/`, async (req, res) => {
+    const doc = await keys().get(param(req, 'key'));
+    if (!doc || doc.env !== param(req, 'env') || doc.kind !== 'management') throw notFound('not_found', 'API key');
+    res.json(apiKeyView(doc));
+  });
+
+  return router;
+}

@@ -27,6 +27,16 @@ type Entry = {
   };
 };
 
+function apiEntry(
+  env: string,
+  api: string,
+  eventType: Entry['event_type'],
+  metadata: Record<string, unknown> | null,
+  folder: string | null = null,
+): Entry {
+  return { scope: 'environment', env, event_type: eventType, entity_type: 'api', entity_key: api, metadata, relations: { api_key: api, collection_key: folder } };
+}
+
 function entryFor(event: DomainEvent): Entry | null {
   switch (event.type) {
     case 'OrganizationCreated':
@@ -91,16 +101,24 @@ function entryFor(event: DomainEvent): Entry | null {
         metadata: null,
         relations: { api_key: event.data.key },
       };
+    case 'ApiUpdated':
+      return apiEntry(event.data.env, event.data.key, 'update', null);
+    case 'ApiDeleted':
+      return apiEntry(event.data.env, event.data.key, 'delete', { snapshot: event.data.snapshot });
     case 'CollectionConnected':
-      return {
-        scope: 'environment',
-        env: event.data.env,
-        event_type: 'update',
-        entity_type: 'api',
-        entity_key: event.data.api,
-        metadata: { action: 'connect', folder_key: event.data.folder, allowed_methods: [...event.data.allowed_methods] },
-        relations: { api_key: event.data.api, collection_key: event.data.folder },
-      };
+      return apiEntry(event.data.env, event.data.api, 'update', {
+        action: 'connect',
+        folder_key: event.data.folder,
+        allowed_methods: [...event.data.allowed_methods],
+      }, event.data.folder);
+    case 'ConnectionUpdated':
+      return apiEntry(event.data.env, event.data.api, 'update', {
+        action: 'update_permissions',
+        folder_key: event.data.folder,
+        allowed_methods: [...event.data.allowed_methods],
+      }, event.data.folder);
+    case 'CollectionDisconnected':
+      return apiEntry(event.data.env, event.data.api, 'update', { action: 'disconnect', folder_key: event.data.folder }, event.data.folder);
     case 'ResourceCreated':
       return {
         scope: 'environment',

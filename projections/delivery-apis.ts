@@ -1,5 +1,5 @@
 import type { ReadModelProjection } from './read-model-target.js';
-import { put } from './read-model-target.js';
+import { patch, put, remove } from './read-model-target.js';
 
 /** Delivery APIs and their collection connections. */
 
@@ -11,8 +11,18 @@ export const deliveryApisProjection: ReadModelProjection = {
     switch (event.type) {
       case 'ApiCreated':
         return [put('apis', event.data.key, { ...event.data })];
-      case 'CollectionConnected':
-        return [put('api_connections', connectionId(event.data.api, event.data.folder), { ...event.data, unscoped_levels: [], unscoped_ancestors: [] })];
+      case 'ApiUpdated':
+        return [patch('apis', event.data.key, { ...event.data })];
+      case 'ApiDeleted':
+        return [remove('apis', event.data.key)];
+      case 'CollectionConnected': {
+        const { auto: _auto, ...connection } = event.data;
+        return [put('api_connections', connectionId(connection.api, connection.folder), connection)];
+      }
+      case 'ConnectionUpdated':
+        return [patch('api_connections', connectionId(event.data.api, event.data.folder), { ...event.data })];
+      case 'CollectionDisconnected':
+        return [remove('api_connections', connectionId(event.data.api, event.data.folder))];
       default:
         return [];
     }

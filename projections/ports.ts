@@ -81,6 +81,8 @@ export type PageRequest = {
   readonly after?: CursorKey;
   /** ... or strictly before it (backward); at most one of the two. */
   readonly before?: CursorKey;
+  /** Only documents whose owner (parent resource) is one of these. */
+  readonly owners?: readonly string[];
 };
 
 export type Page = {

@@ -69,3 +69,6 @@ export const patch = (collection: string, id: string, fields: Record<string, unk
   id,
   apply: (current) => (current ? { ...current, ...fields } : null),
 });
+
+/** A change that deletes a document. */
+export const remove = (collection: string, id: string): DocChange => ({ collection, id, apply: () => null });

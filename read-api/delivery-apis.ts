@@ -5,7 +5,8 @@ import { connectionId } from '../projections/delivery-apis.js';
 import type { ReadDeps } from './deps.js';
 import { findApi } from './lookups.js';
 import { envelope, pageParams } from './pagination.js';
-import { apiView, connectionView } from './views.js';
+import { connectionDetails } from './connection-details.js';
+import { apiView } from './views.js';
 
 /** Delivery APIs and their collection connections. */
 export function deliveryApisReadRouter({ readStore }: ReadDeps): Router {
@@ -32,14 +33,14 @@ export function deliveryApisReadRouter({ readStore }: ReadDeps): Router {
       connections.count(filter),
       connections.find(filter, { sort: [['created_at', 1]], skip: page.offset, limit: page.limit }),
     ]);
-    res.json(envelope(req, page, count, docs.map(connectionView)));
+    res.json(envelope(req, page, count, await Promise.all(docs.map((d) => connectionDetails({ readStore }, param(req, 'env'), d)))));
   });
 
   router.get(['/api/:api/collections/:collection/', '/api/:api/folders/:collection/'], async (req, res) => {
     const api = await findApi(readStore, param(req, 'env'), param(req, 'api'));
     const doc = await readStore.collection('api_connections').get(connectionId(api.key as string, param(req, 'collection')));
     if (!doc) throw notFound('collection_not_found', 'Connected collection');
-    res.json(connectionView(doc));
+    res.json(await connectionDetails({ readStore }, param(req, 'env'), doc));
   });
 
   return router;

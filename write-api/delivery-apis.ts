@@ -1,82 +1,169 @@
-import { Router } from 'express';
-import { connectCollection, createApi, type ApiInput, type ConnectionInput } from '../commands/delivery-apis.js';
+import { Router, type Request, type Response } from 'express';
+import {
+  connectCollection,
+  createApi,
+  deleteApi,
+  disconnectCollection,
+  updateApi,
+  updateConnection,
+  type ApiInput,
+  type ConnectionChanges,
+  type ConnectionInput,
+} from '../commands/delivery-apis.js';
+import { DomainError } from '../domain/errors.js';
 import { normalizeCorsOrigins } from '../domain/delivery-apis/cors.js';
 import { ALLOWED_METHODS, DEFAULT_DESCRIPTIONS, type ApiFields, type ConnectionFields } from '../domain/delivery-apis/events.js';
 import { connectionId } from '../projections/delivery-apis.js';
 import { param } from '../read-api/query.js';
-import { apiView, connectionView } from '../read-api/views.js';
+import { apiView } from '../read-api/views.js';
+import { connectionDetails } from '../read-api/connection-details.js';
 import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
 import { respondAfterWrite } from './respond.js';
 import { validator } from './validate.js';
 
-const apiBody = validator<ApiInput>({
+const apiProperties = {
+  name: { type: 'string', minLength: 1, maxLength: 255 },
+  prefix: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[a-z0-9_-]+$' },
+  description: { type: 'string', maxLength: 500 },
+  version: { type: 'string', enum: ['1'] },
+  is_auth_required: { type: 'boolean' },
+  mcp_enabled: { type: 'boolean' },
+  router_introspection_enabled: { type: 'boolean' },
+  cors_origins: { type: 'array', items: { type: 'string' } },
+};
+const withDefaults = {
+  ...apiProperties,
+  description: { ...apiProperties.description, default: '' },
+  version: { ...apiProperties.version, default: '1' },
+  is_auth_required: { ...apiProperties.is_auth_required, default: false },
+  mcp_enabled: { ...apiProperties.mcp_enabled, default: true },
+  router_introspection_enabled: { ...apiProperties.router_introspection_enabled, default: true },
+  cors_origins: { ...apiProperties.cors_origins, default: [] },
+};
+const createBody = validator<ApiInput>({ type: 'object', properties: withDefaults, required: ['name', 'prefix'], additionalProperties: false });
+/** PUT: name and prefix as on create; optional fields left out keep their values. */
+const updateBody = validator<Partial<ApiInput>>({ type: 'object', properties: apiProperties, required: ['name', 'prefix'], additionalProperties: false });
+/** PATCH: exactly one of the two flags. */
+const patchBody = validator<Partial<ApiInput>>({
   type: 'object',
-  properties: {
-    name: { type: 'string', minLength: 1, maxLength: 255 },
-    prefix: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[a-z0-9_-]+$' },
-    description: { type: 'string', maxLength: 500, default: '' },
-    version: { type: 'string', enum: ['1'], default: '1' },
-    is_auth_required: { type: 'boolean', default: false },
-    mcp_enabled: { type: 'boolean', default: true },
-    router_introspection_enabled: { type: 'boolean', default: true },
-    cors_origins: { type: 'array', items: { type: 'string' }, default: [] },
-  },
-  required: ['name', 'prefix'],
+  properties: { mcp_enabled: { type: 'boolean' }, router_introspection_enabled: { type: 'boolean' } },
+  minProperties: 1,
+  maxProperties: 1,
   additionalProperties: false,
 });
 
 const description = { type: 'string', maxLength: 100 };
-const connectionBody = validator<ConnectionInput>({
+const connectionProperties = {
+  allowed_methods: { type: 'array', items: { type: 'string', enum: [...ALLOWED_METHODS] }, uniqueItems: true },
+  description_get_one: description,
+  description_get_many: description,
+  description_search: description,
+  description_schema: description,
+  mcp_truncate_text: { type: ['integer', 'null'], minimum: 1 },
+  unscoped_levels: { type: 'array', items: { type: 'integer', minimum: 0 }, uniqueItems: true },
+  unscoped_ancestors: { type: 'array', items: { type: 'string' } },
+};
+const connectBody = validator<ConnectionInput>({
   type: 'object',
   properties: {
     folder: { type: 'string', minLength: 1 },
-    allowed_methods: { type: 'array', items: { type: 'string', enum: [...ALLOWED_METHODS] }, uniqueItems: true, default: [] },
+    ...connectionProperties,
+    allowed_methods: { ...connectionProperties.allowed_methods, default: [] },
     description_get_one: { ...description, default: DEFAULT_DESCRIPTIONS.description_get_one },
     description_get_many: { ...description, default: DEFAULT_DESCRIPTIONS.description_get_many },
     description_search: { ...description, default: DEFAULT_DESCRIPTIONS.description_search },
     description_schema: { ...description, default: DEFAULT_DESCRIPTIONS.description_schema },
-    mcp_truncate_text: { type: ['integer', 'null'], minimum: 1, default: 1000 },
+    mcp_truncate_text: { ...connectionProperties.mcp_truncate_text, default: 1000 },
+    unscoped_levels: { ...connectionProperties.unscoped_levels, default: [] },
+    unscoped_ancestors: { ...connectionProperties.unscoped_ancestors, default: [] },
   },
   required: ['folder'],
   additionalProperties: false,
 });
+/** PUT: `allowed_methods` defaults to []; other fields left out keep their values. */
+const updateConnectionBody = validator<ConnectionChanges>({
+  type: 'object',
+  properties: { ...connectionProperties, allowed_methods: { ...connectionProperties.allowed_methods, default: [] } },
+  additionalProperties: false,
+});
 
-/** Creates delivery APIs and connects collections to them. */
+const API = '/api/:api/';
+const CONNECTIONS = ['/api/:api/collections/', '/api/:api/folders/'];
+const CONNECTION = ['/api/:api/collections/:collection/', '/api/:api/folders/:collection/'];
+
+/** Delivery APIs (create, update, patch, delete) and their collection connections. */
 export function deliveryApisWriteRouter(deps: WriteDeps): Router {
   const router = Router({ mergeParams: true });
+  const apiDoc = async (key: string) => {
+    const doc = await deps.readStore.collection('apis').get(key);
+    return doc ? apiView(doc) : null;
+  };
+  const connectionDoc = async (env: string, api: string, folder: string) => {
+    const doc = await deps.readStore.collection('api_connections').get(connectionId(api, folder));
+    return doc ? connectionDetails(deps, env, doc) : null;
+  };
+  const apiAnswer = async (res: Response, written: { position: string; state: unknown }, key: string, status: number) => {
+    const state = written.state as { apis: Record<string, ApiFields> };
+    const fields = state.apis[key];
+    await respondAfterWrite(deps, res, { position: written.position, status, read: () => apiDoc(key), fallback: () => (fields ? apiView({ _id: key, ...fields }) : { key }) });
+  };
+  const connectionAnswer = async (req: Request, res: Response, written: { position: string; state: unknown }, folder: string, status: number) => {
+    const api = param(req, 'api');
+    const env = param(req, 'env');
+    const state = written.state as { apis: Record<string, { connections: Record<string, ConnectionFields> }> };
+    const fields = state.apis[api]?.connections[folder];
+    await respondAfterWrite(deps, res, {
+      position: written.position,
+      status,
+      read: () => connectionDoc(env, api, folder),
+      fallback: () => (fields ? connectionDetails(deps, env, { _id: connectionId(api, folder), ...fields }) : { folder, api }),
+    });
+  };
 
   router.post('/api/', async (req, res) => {
-    const input = apiBody(req.body);
-    const ctx = commandContext(req, res);
-    const created = await createApi(deps.bus, ctx, { ...input, cors_origins: normalizeCorsOrigins(input.cors_origins) });
-    const event = created.events[0] as { data: ApiFields };
-    await respondAfterWrite(deps, res, {
-      position: created.position,
-      status: 201,
-      read: async () => {
-        const doc = await deps.readStore.collection('apis').get(created.key);
-        return doc ? apiView(doc) : null;
-      },
-      fallback: () => apiView({ _id: created.key, ...event.data }),
-    });
+    const input = createBody(req.body);
+    const created = await createApi(deps.bus, commandContext(req, res), { ...input, cors_origins: normalizeCorsOrigins(input.cors_origins) });
+    await apiAnswer(res, created, created.key, 201);
   });
 
-  router.post(['/api/:api/collections/', '/api/:api/folders/'], async (req, res) => {
-    const input = connectionBody(req.body);
-    const ctx = commandContext(req, res);
-    const api = param(req, 'api');
-    const connected = await connectCollection(deps.bus, ctx, api, input);
-    const event = connected.events[0] as { data: ConnectionFields };
-    await respondAfterWrite(deps, res, {
-      position: connected.position,
-      status: 201,
-      read: async () => {
-        const doc = await deps.readStore.collection('api_connections').get(connectionId(api, input.folder));
-        return doc ? connectionView(doc) : null;
-      },
-      fallback: () => connectionView({ _id: connectionId(api, input.folder), ...event.data, unscoped_levels: [], unscoped_ancestors: [] }),
-    });
+  router.put(API, async (req, res) => {
+    const input = updateBody(req.body);
+    const changes = input.cors_origins === undefined ? input : { ...input, cors_origins: normalizeCorsOrigins(input.cors_origins) };
+    await apiAnswer(res, await updateApi(deps.bus, commandContext(req, res), param(req, 'api'), changes), param(req, 'api'), 200);
+  });
+
+  router.patch(API, async (req, res) => {
+    const input = patchBody(req.body);
+    await apiAnswer(res, await updateApi(deps.bus, commandContext(req, res), param(req, 'api'), input), param(req, 'api'), 200);
+  });
+
+  router.delete(API, async (req, res) => {
+    const deleted = await deleteApi(deps.bus, commandContext(req, res), param(req, 'api'));
+    await deps.projections.waitFor(deleted.position, deps.waitTimeoutMs);
+    res.status(204).end();
+  });
+
+  router.post(CONNECTIONS, async (req, res) => {
+    const input = connectBody(req.body);
+    const connected = await connectCollection(deps.bus, commandContext(req, res), param(req, 'api'), input);
+    await connectionAnswer(req, res, connected, input.folder, 201);
+  });
+
+  router.put(CONNECTION, async (req, res) => {
+    const input = updateConnectionBody(req.body);
+    if ((input.unscoped_levels === undefined) !== (input.unscoped_ancestors === undefined)) {
+      throw new DomainError('validation_error', 'unscoped_levels and unscoped_ancestors are sent together.', { unscoped_levels: ['send with unscoped_ancestors'] });
+    }
+    const folder = param(req, 'collection');
+    const updated = await updateConnection(deps.bus, commandContext(req, res), param(req, 'api'), folder, input);
+    await connectionAnswer(req, res, updated, folder, 200);
+  });
+
+  router.delete(CONNECTION, async (req, res) => {
+    const done = await disconnectCollection(deps.bus, commandContext(req, res), param(req, 'api'), param(req, 'collection'));
+    await deps.projections.waitFor(done.position, deps.waitTimeoutMs);
+    res.status(204).end();
   });
 
   return router;

@@ -98,7 +98,11 @@ export class OpenSearchSearchIndex implements SearchIndex {
       body: {
         size: limit + 1,
         track_total_hits: false,
-        query: { bool: { filter: [{ term: { env } }, { term: { folder } }, { term: { published: true } }] } },
+        query: {
+          bool: {
+            filter: [{ term: { env } }, { term: { folder } }, { term: { published: true } }, ...(page.owners ? [{ terms: { owner: [...page.owners] } }] : [])],
+          },
+        },
         sort: [{ created_at: order }, { key: order }],
         ...(cursor ? { search_after: [cursor.created_at, cursor.key] } : {}),
       },

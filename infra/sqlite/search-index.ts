@@ -123,6 +123,7 @@ export class SqliteSearchIndex implements SearchIndex {
 
   async list(env: string, folder: string, page: PageRequest): Promise<Page> {
     const limit = Math.max(1, page.limit);
+    if (page.owners) return this.listOwned(env, folder, page, limit);
     if (page.before) {
       const rows = this.r.backward.all(env, folder, page.before.created_at, page.before.key, limit + 1);
       return { items: rows.slice(0, limit).reverse().map(toDoc), hasMore: rows.length > limit };
@@ -130,6 +131,19 @@ export class SqliteSearchIndex implements SearchIndex {
     const from = page.after ?? LOWEST;
     const rows = this.r.forward.all(env, folder, from.created_at, from.key, limit + 1);
     return { items: rows.slice(0, limit).map(toDoc), hasMore: rows.length > limit };
+  }
+
+  /** A list restricted to some owners: the statement depends on how many. */
+  private listOwned(env: string, folder: string, page: PageRequest, limit: number): Page {
+    const owners = page.owners ?? [];
+    if (owners.length === 0) return { items: [], hasMore: false };
+    const backward = page.before !== undefined;
+    const from = page.before ?? page.after ?? LOWEST;
+    const sql = `SELECT * FROM docs WHERE env = ? AND folder = ? AND data IS NOT NULL AND owner IN (${owners.map(() => '?').join(', ')})
+      AND (created_at, key) ${backward ? '<' : '>'} (?, ?) ORDER BY created_at ${backward ? 'DESC' : 'ASC'}, key ${backward ? 'DESC' : 'ASC'} LIMIT ?`;
+    const rows = this.reader.prepare<unknown[], Row>(sql).all(env, folder, ...owners, from.created_at, from.key, limit + 1);
+    const items = rows.slice(0, limit).map(toDoc);
+    return { items: backward ? items.reverse() : items, hasMore: rows.length > limit };
   }
 
   async unitOfWork(consumer: string, position: Position, work: (tx: SearchIndexTx) => Promise<void>): Promise<void> {

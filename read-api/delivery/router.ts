@@ -3,20 +3,19 @@ import { DomainError, notFound } from '../../domain/errors.js';
 import type { PageRequest, SearchIndex } from '../../projections/ports.js';
 import { urlWith } from '../pagination.js';
 import { param, queryInt, queryString } from '../query.js';
+import { corsHeaders } from './cors.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { deliveryItem } from './documents.js';
 import type { DeliveryApi, DeliveryRoute, DeliveryRouting } from './routing.js';
+import { matchRoute, ownersOf, type Match } from './scope.js';
 
 export const WWW_AUTHENTICATE = 'Simple realm="delivery-api", Secure realm="delivery-api"';
 const MAX_LIMIT = 100;
 
-type Target = { readonly route: DeliveryRoute; readonly rest: readonly string[] };
-
-/** The longest connected alias path at the start of the segments, and what follows it. */
-function resolve(api: DeliveryApi, segments: readonly string[]): Target {
-  for (let i = segments.length; i > 0; i--) {
-    const route = api.routes.get(segments.slice(0, i).join('/'));
-    if (route) return { route, rest: segments.slice(i) };
+function resolve(api: DeliveryApi, segments: readonly string[]): Match {
+  for (const route of api.routes) {
+    const match = matchRoute(route, segments);
+    if (match) return match;
   }
   throw notFound('collection_not_found', 'Collection');
 }
@@ -47,16 +46,17 @@ function pageRequest(req: Request): PageRequest {
 export function deliveryRouter(routing: DeliveryRouting, index: SearchIndex): Router {
   const router = Router();
 
-  const list = async (req: Request, res: Response, route: DeliveryRoute, env: string) => {
-    requireMethod(route, 'get_many');
+  const list = async (req: Request, res: Response, match: Match, env: string) => {
+    requireMethod(match.route, 'get_many');
+    const owners = await ownersOf(index, env, match);
     const page = pageRequest(req);
-    const { items, hasMore } = await index.list(env, route.folder, page);
+    const { items, hasMore } = await index.list(env, match.route.folder, owners === null ? page : { ...page, owners });
     const first = items[0];
     const last = items[items.length - 1];
     const backward = page.before !== undefined;
     const cursor = (name: 'next' | 'previous', at: typeof first) =>
       at ? urlWith(req, { limit: String(page.limit), next: null, previous: null, [name]: encodeCursor(at) }) : null;
-    const withData = route.allowed_methods.includes('get_one');
+    const withData = match.route.allowed_methods.includes('get_one');
     res.json({
       limit: page.limit,
       next: backward || hasMore ? cursor('next', last) : null,
@@ -65,25 +65,31 @@ export function deliveryRouter(routing: DeliveryRouting, index: SearchIndex): Ro
     });
   };
 
-  router.get('/:env/:prefix/*segments', async (req, res) => {
+  const getOne = async (res: Response, match: Match, env: string, key: string) => {
+    requireMethod(match.route, 'get_one');
+    const owners = await ownersOf(index, env, match);
+    const doc = await index.get(env, match.route.folder, key);
+    if (!doc || (owners !== null && !owners.includes(doc.owner ?? ''))) throw notFound('resource_not_found', 'Resource');
+    res.json(deliveryItem(doc, true));
+  };
+
+  router.all('/:env/:prefix/*segments', async (req, res) => {
     const env = param(req, 'env');
     if (!routing.hasEnvironment(env)) throw notFound('environment_not_found', 'Environment');
     const api = routing.api(env, param(req, 'prefix'));
     if (!api) throw notFound('api_not_found', 'API');
+    res.set(corsHeaders(api, req.get('origin')));
+    if (req.method === 'OPTIONS') return res.status(204).end();
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw notFound('route_not_found', 'Route');
     if (api.is_auth_required) {
       res.set('WWW-Authenticate', WWW_AUTHENTICATE);
       throw new DomainError('authentication_required', 'Authentication credentials were not provided or are invalid.');
     }
     const segments = ((req.params as unknown as { segments: string[] }).segments ?? []).filter(Boolean);
-    const { route, rest } = resolve(api, segments);
-    if (rest.length === 0) return list(req, res, route, env);
-    if (rest.length === 1) {
-      requireMethod(route, 'get_one');
-      const doc = await index.get(env, route.folder, rest[0] as string);
-      if (!doc) throw notFound('resource_not_found', 'Resource');
-      return res.json(deliveryItem(doc, true));
-    }
-    throw notFound('route_not_found', 'Route');
+    const match = resolve(api, segments);
+    const [key] = match.rest;
+    if (key === undefined) return list(req, res, match, env);
+    return getOne(res, match, env, key);
   });
 
   return router;

@@ -1,10 +1,16 @@
 import type { Doc, ReadStore } from '../../projections/ports.js';
 
-/** A connected collection as the delivery layer routes to it. */
+/** One step of a delivery address: a collection alias, followed by a resource key when `keyed`. */
+export type RouteStep = { readonly alias: string; readonly folder: string; readonly keyed: boolean };
+
+/** An address of a connected collection: the scoped route, or a published flat level of it. */
 export type DeliveryRoute = {
   readonly folder: string;
-  /** Alias path of the collection, `/`-joined (`blog/articles`). */
-  readonly path: string;
+  readonly steps: readonly RouteStep[];
+  /** Key-bearing ancestors (root first) of a strict-reference collection; [] otherwise. */
+  readonly chain: readonly string[];
+  /** How many of `chain` carry their key in this address (chain.length = scoped). */
+  readonly keep: number;
   readonly allowed_methods: readonly string[];
 };
 
@@ -15,8 +21,35 @@ export type DeliveryApi = {
   readonly mcp_enabled: boolean;
   readonly router_introspection_enabled: boolean;
   readonly cors_origins: readonly string[];
-  readonly routes: ReadonlyMap<string, DeliveryRoute>;
+  readonly routes: readonly DeliveryRoute[];
 };
+
+/** The lineage (root first) of a collection and its key-bearing ancestors. */
+function lineage(byKey: ReadonlyMap<string, Doc>, folder: string): { all: Doc[]; chain: string[] } {
+  const all: Doc[] = [];
+  for (let node = byKey.get(folder); node; node = node.parent ? byKey.get(node.parent as string) : undefined) all.unshift(node);
+  const chain: string[] = [];
+  for (let i = all.length - 1; i > 0 && all[i]?.strict_reference; i--) chain.unshift(all[i - 1]?.key as string);
+  return { all, chain };
+}
+
+function routesOf(connection: Doc, byKey: ReadonlyMap<string, Doc>): DeliveryRoute[] {
+  const folder = connection.folder as string;
+  const { all, chain } = lineage(byKey, folder);
+  if (all.length === 0) return [];
+  const published = (connection.unscoped_ancestors as string[] | undefined) ?? [];
+  const levels = published.join('/') === chain.join('/') ? ((connection.unscoped_levels as number[] | undefined) ?? []) : [];
+  return [chain.length, ...levels].map((keep) => {
+    const keyed = new Set(chain.slice(0, keep));
+    return {
+      folder,
+      steps: all.map((c) => ({ alias: c.alias as string, folder: c.key as string, keyed: keyed.has(c.key as string) })),
+      chain,
+      keep,
+      allowed_methods: (connection.allowed_methods as string[] | undefined) ?? [],
+    };
+  });
+}
 
 /**
  * The in-process routing table of the delivery layer: environments → prefixes →
@@ -40,15 +73,9 @@ export class DeliveryRouting {
       this.store.collection('api_connections').find({ env }),
       this.store.collection('collections').find({ env }),
     ]);
-    const paths = new Map(collections.map((c: Doc) => [c.key as string, (c.path as string).replace(/\./g, '/')]));
+    const byKey = new Map(collections.map((c) => [c.key as string, c]));
     const table = new Map<string, DeliveryApi>();
     for (const api of apis) {
-      const routes = new Map<string, DeliveryRoute>();
-      for (const connection of connections.filter((c) => c.api === api.key)) {
-        const path = paths.get(connection.folder as string);
-        if (path === undefined) continue;
-        routes.set(path, { folder: connection.folder as string, path, allowed_methods: connection.allowed_methods as string[] });
-      }
       table.set(api.prefix as string, {
         key: api.key as string,
         prefix: api.prefix as string,
@@ -56,7 +83,7 @@ export class DeliveryRouting {
         mcp_enabled: api.mcp_enabled !== false,
         router_introspection_enabled: api.router_introspection_enabled !== false,
         cors_origins: (api.cors_origins as string[] | undefined) ?? [],
-        routes,
+        routes: connections.filter((c) => c.api === api.key).flatMap((c) => routesOf(c, byKey)),
       });
     }
     this.envs.set(env, table);
@@ -72,4 +99,13 @@ export class DeliveryRouting {
 }
 
 /** Event types after which an environment's routing table is reloaded. */
-export const ROUTING_EVENTS: ReadonlySet<string> = new Set(['EnvironmentCreated', 'ApiCreated', 'CollectionConnected', 'CollectionCreated']);
+export const ROUTING_EVENTS: ReadonlySet<string> = new Set([
+  'EnvironmentCreated',
+  'ApiCreated',
+  'ApiUpdated',
+  'ApiDeleted',
+  'CollectionConnected',
+  'ConnectionUpdated',
+  'CollectionDisconnected',
+  'CollectionCreated',
+]);

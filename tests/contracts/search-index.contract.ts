@@ -73,3 +73,25 @@ export function searchIndexContract(open: () => Promise<SearchIndex>): void {
     expect(await index.checkpoint(consumer)).to.equal('00000000000000000042');
   });
 }
+
+/** Owner-restricted lists (strict-reference children), same suite for every adapter. */
+export function searchIndexOwnerContract(open: () => Promise<SearchIndex>): void {
+  it('lists only the documents of the given owners, in pages', async () => {
+    const index = await open();
+    try {
+      const env = `e${randomUUID().slice(0, 8)}`;
+      const owned = (n: number, owner: string | null): DeliveryDoc => ({ ...doc(env, 'f', n), owner });
+      await index.unitOfWork('t', '00000000000000000001', async (tx) => {
+        for (const d of [owned(1, 'p1'), owned(2, 'p2'), owned(3, 'p1'), owned(4, null), owned(5, 'p3')]) await tx.index(d);
+      });
+      const first = await index.list(env, 'f', { limit: 1, owners: ['p1', 'p3'] });
+      expect(first.items.map((d) => d.key)).to.deep.equal(['k001']);
+      expect(first.hasMore).to.equal(true);
+      const rest = await index.list(env, 'f', { limit: 5, owners: ['p1', 'p3'], after: { created_at: first.items[0]!.created_at, key: 'k001' } });
+      expect(rest.items.map((d) => d.key)).to.deep.equal(['k003', 'k005']);
+      expect((await index.list(env, 'f', { limit: 5, owners: [] })).items).to.deep.equal([]);
+    } finally {
+      await index.close();
+    }
+  });
+}

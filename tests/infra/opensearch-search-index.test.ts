@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from '@opensearch-project/opensearch';
 import { OpenSearchSearchIndex } from '../../infra/opensearch/search-index.js';
-import { searchIndexContract } from '../contracts/search-index.contract.js';
+import { searchIndexContract, searchIndexOwnerContract } from '../contracts/search-index.contract.js';
 
 const url = process.env.OPENSEARCH_URL;
 
@@ -17,6 +17,7 @@ describe('SearchIndex contract: OpenSearch', () => {
       }
     });
     searchIndexContract(async () => new OpenSearchSearchIndex(url, { prefix }));
+    searchIndexOwnerContract(async () => new OpenSearchSearchIndex(url, { prefix }));
   } else
     it('runs when OPENSEARCH_URL is set', function () {
       console.log('      skipped: OPENSEARCH_URL is not set (docker compose up opensearch, then OPENSEARCH_URL=http://127.0.0.1:9200)');

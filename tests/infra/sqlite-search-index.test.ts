@@ -1,7 +1,8 @@
 import { SqliteSearchIndex } from '../../infra/sqlite/search-index.js';
-import { searchIndexContract } from '../contracts/search-index.contract.js';
+import { searchIndexContract, searchIndexOwnerContract } from '../contracts/search-index.contract.js';
 import { tempDir } from '../support/temp.js';
 
 describe('SearchIndex contract: SQLite', () => {
   searchIndexContract(async () => new SqliteSearchIndex(`${tempDir()}/search.db`));
+  searchIndexOwnerContract(async () => new SqliteSearchIndex(`${tempDir()}/search.db`));
 });

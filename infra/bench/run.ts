@@ -1,0 +1,121 @@
+// `npm run bench`: the service as a child process on a fresh data directory, seeded through
+// the management API, measured on its delivery API against a bare node:http baseline.
+import { mkdtemp } from 'node:fs/promises';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startBaseline } from './baseline.js';
+import { Cleanup } from './cleanup.js';
+import { measure, type Measurement, type Target } from './load.js';
+import { benchOptions } from './options.js';
+import { API_PREFIX, COLLECTION_ALIAS, sampleBodies, seedResources, setupContent, waitForDelivery } from './seed.js';
+import { startServiceChild, type ChildOutput } from './service.js';
+import { table, type Row } from './table.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const LIST_LIMIT = 20;
+
+const cleanup = new Cleanup(ROOT);
+let finishing = false;
+/** What the benchmark is doing, for the message when the service dies under it. */
+let phase = 'starting';
+/** The service's output once it runs, to show its error logs when the benchmark fails. */
+let serviceOutput: ChildOutput | null = null;
+
+/** Stops everything and exits; only the first call counts. */
+function finish(code: number): void {
+  if (finishing) return;
+  finishing = true;
+  const hardStop = setTimeout(() => process.exit(code || 1), 20_000);
+  hardStop.unref();
+  void cleanup.run().finally(() => process.exit(code));
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    process.stderr.write(`\n${signal}: stopping the child processes and deleting the data directory\n`);
+    finish(130);
+  });
+}
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+async function main(): Promise<number> {
+  const o = benchOptions();
+  const cores = availableParallelism();
+  log(`machine: ${cores} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}, ${process.platform}/${process.arch}`);
+  log(`settings: ${o.resources} resources, ${o.seconds} s per scenario after ${o.warmupSeconds} s warm-up, ${o.connections} connections`);
+
+  const dataDir = cleanup.dir(await mkdtemp(join(tmpdir(), 'cms-bench-')));
+  const service = await startServiceChild(cleanup, ROOT, dataDir);
+  serviceOutput = service.output;
+  service.child.once('exit', (code, signal) => {
+    if (finishing) return;
+    const how = signal ? `killed by ${signal}` : code === 0 ? 'exit code 0, which infra/main.ts only gives after SIGINT or SIGTERM' : `exit code ${code}`;
+    process.stderr.write(`\nthe service exited during ${phase} (${how}); its last output:\n${service.output.tail.join('\n')}\n`);
+    finish(1);
+  });
+  const b = service.bootstrap;
+  log(`service: management ${b.base_url}, delivery ${b.delivery_url}`);
+
+  phase = 'setup';
+  const collection = await setupContent(b);
+  phase = 'seeding';
+  const seeded = await seedResources(b, collection, o.resources, o.seedConcurrency);
+  const seedRate = o.resources / seeded.seconds;
+  log(`seeded ${o.resources} resources in ${seeded.seconds.toFixed(1)} s: ${seedRate.toFixed(0)} resources/s accepted (POST ?wait=false, ${o.seedConcurrency} in flight)`);
+  phase = 'waiting for the delivery list';
+  const indexSeconds = await waitForDelivery(b, seeded.keys, 60_000 + o.resources * 10);
+  const total = seeded.seconds + indexSeconds;
+  log(`all ${o.resources} on the delivery list ${indexSeconds.toFixed(1)} s later: ${(o.resources / total).toFixed(0)} resources/s end to end`);
+
+  const bodies = await sampleBodies(b, seeded.keys, LIST_LIMIT);
+  log(`bodies: get-one ${Buffer.byteLength(bodies.getOne)} bytes, list (limit=${LIST_LIMIT}) ${Buffer.byteLength(bodies.list)} bytes`);
+  const baseline = await startBaseline(cleanup, ROOT, bodies);
+
+  const delivery = new URL(b.delivery_url);
+  const collectionPath = `${delivery.pathname.replace(/\/$/, '')}/${API_PREFIX}/${COLLECTION_ALIAS}/`;
+  const randomKey = () => seeded.keys[Math.floor(Math.random() * seeded.keys.length)] as string;
+  const getOne = (name: string, origin: string): Target => ({ name, origin, path: () => `${collectionPath}${randomKey()}/` });
+  const list = (name: string, origin: string): Target => ({ name, origin, path: () => `${collectionPath}?limit=${LIST_LIMIT}` });
+
+  const run = (target: Target): Promise<Measurement> => {
+    if (finishing) throw new Error('interrupted');
+    phase = `scenario ${target.name}`;
+    return measure(cleanup, target, o);
+  };
+  const rows: Row[] = [];
+  const oneBase = await run(getOne('get-one (bare http)', baseline));
+  rows.push({ m: await run(getOne('get-one', delivery.origin)), baseline: oneBase }, { m: oneBase });
+  const listBase = await run(list(`list limit=${LIST_LIMIT} (bare http)`, baseline));
+  rows.push({ m: await run(list(`list limit=${LIST_LIMIT}`, delivery.origin)), baseline: listBase }, { m: listBase });
+
+  phase = 'reporting';
+  log('');
+  log(table(rows));
+  log('');
+  log(`seed: ${seedRate.toFixed(0)} resources/s accepted, ${(o.resources / total).toFixed(0)} resources/s until all delivered`);
+  log(`machine: ${cores} cores, Node ${process.version}; the service, the baseline and the load generator share them`);
+  if (service.output.warningCount > 0) {
+    log(`the service logged ${service.output.warningCount} lines at warn level or above, the first ones:`);
+    for (const line of service.output.warnings) log(`  ${line}`);
+  }
+  const bad = rows.filter((row) => row.m.errors > 0 || row.m.non2xx > 0);
+  if (bad.length > 0) {
+    log(`FAILED: errors or non-2xx responses in ${bad.map((row) => row.m.name).join(', ')}`);
+    return 1;
+  }
+  return 0;
+}
+
+main().then(
+  (code) => finish(code),
+  (error: unknown) => {
+    if (finishing) return; // interrupted: the signal handler is already cleaning up
+    process.stderr.write(`\nbench failed during ${phase}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    if (serviceOutput && serviceOutput.warningCount > 0) {
+      process.stderr.write(`the service logged ${serviceOutput.warningCount} lines at warn level or above, the first ones:\n${serviceOutput.warnings.join('\n')}\n`);
+    }
+    finish(1);
+  },
+);

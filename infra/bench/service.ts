@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { alive, type Cleanup } from './cleanup.js';
+import { call, freePort, sleep } from './http.js';
+
+export type Bootstrap = {
+  readonly environment: string;
+  readonly management_token: string;
+  readonly base_url: string;
+  readonly delivery_url: string;
+};
+
+const START_TIMEOUT_MS = 60_000;
+const TAIL_LINES = 40;
+
+const redact = (line: string): string => line.replace(/("management_token"\s*:\s*")[^"]*"/g, '$1<redacted>"').replace(/eyJ[\w-]+\.[\w-]+\.[\w-]+/g, '<jwt>');
+
+/** The child's output: the last lines (for failures) and the log lines at warn level or above. */
+export class ChildOutput {
+  readonly tail: string[] = [];
+  readonly warnings: string[] = [];
+  warningCount = 0;
+  private partial = '';
+
+  attach(child: ChildProcess): void {
+    const take = (chunk: Buffer) => {
+      const lines = (this.partial + chunk.toString('utf8')).split('\n');
+      this.partial = lines.pop() ?? '';
+      for (const line of lines) this.line(line);
+    };
+    child.stdout?.on('data', take);
+    child.stderr?.on('data', take);
+  }
+
+  private line(raw: string): void {
+    if (!raw.trim()) return;
+    const line = redact(raw);
+    this.tail.push(line);
+    if (this.tail.length > TAIL_LINES) this.tail.shift();
+    try {
+      const entry = JSON.parse(line) as { level?: unknown };
+      if (typeof entry.level === 'number' && entry.level >= 40) {
+        this.warningCount++;
+        if (this.warnings.length < 5) this.warnings.push(line.slice(0, 2_000));
+      }
+    } catch {
+      // not a log line (the first-start banner)
+    }
+  }
+}
+
+export type ServiceChild = { readonly child: ChildProcess; readonly output: ChildOutput; readonly bootstrap: Bootstrap };
+
+async function readBootstrap(dataDir: string): Promise<Bootstrap | null> {
+  try {
+    const parsed = JSON.parse(await readFile(join(dataDir, 'bootstrap.json'), 'utf8')) as Partial<Bootstrap>;
+    return parsed.management_token && parsed.base_url && parsed.delivery_url && parsed.environment ? (parsed as Bootstrap) : null;
+  } catch {
+    return null; // not there yet, or half written
+  }
+}
+
+/**
+ * `infra/main.ts` as a child process on the embedded stores in `dataDir`, on two free
+ * ports of 127.0.0.1; resolves once bootstrap.json exists and the management URL answers.
+ */
+export async function startServiceChild(cleanup: Cleanup, root: string, dataDir: string): Promise<ServiceChild> {
+  const port = await freePort();
+  let deliveryPort = await freePort();
+  for (let i = 0; i < 10 && deliveryPort === port; i++) deliveryPort = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DELIVERY_PORT: String(deliveryPort),
+    DATA_DIR: dataDir,
+    PLAN: 'pro',
+    LOG_LEVEL: process.env.BENCH_SERVICE_LOG_LEVEL || 'warn',
+  };
+  for (const name of ['EVENTSTORE_URL', 'MONGO_URL', 'OPENSEARCH_URL', 'JWT_SECRET']) delete env[name];
+  const child = cleanup.child(
+    spawn(process.execPath, ['--import', 'tsx', join('infra', 'main.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
+  const output = new ChildOutput();
+  output.attach(child);
+  const failed = (why: string) => new Error(`service ${why}; its last output:\n${output.tail.join('\n')}`);
+
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (!alive(child)) throw failed(`exited with ${child.exitCode ?? child.signalCode} while starting`);
+    const bootstrap = await readBootstrap(dataDir);
+    if (bootstrap) {
+      try {
+        await call(`${bootstrap.base_url}/v1/${bootstrap.environment}/collections/`, { token: bootstrap.management_token, timeoutMs: 5_000 });
+        return { child, output, bootstrap };
+      } catch {
+        // not answering yet
+      }
+    }
+    await sleep(100);
+  }
+  throw failed(`did not start within ${START_TIMEOUT_MS / 1000} s`);
+}

@@ -42,15 +42,19 @@ export class CommandBus {
     return { state, revision };
   }
 
+  /**
+   * `command` may be a function of the loaded state, for commands that carry facts looked
+   * up from other streams which depend on it: it is evaluated again on every retry.
+   */
   async handle<S, C extends Message, E extends Message>(
     decider: Decider<S, C, E>,
     stream: string,
-    command: C,
+    command: C | ((state: S) => Promise<C>),
     metadata: EventMetadata,
   ): Promise<Handled<S, E>> {
     for (let attempt = 0; ; attempt++) {
       const { state, revision } = await this.load(decider, stream);
-      const events = decider.decide(command, state);
+      const events = decider.decide(typeof command === 'function' ? await command(state) : command, state);
       if (events.length === 0) return { events, state, revision, position: '' };
       try {
         const appended = await this.store.appendToStream(

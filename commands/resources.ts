@@ -1,4 +1,5 @@
-import { resource, type Validation } from '../domain/resource/decider.js';
+import { externalId, type ClaimExternalId } from '../domain/external-id/decider.js';
+import { resource, type CreateResource, type Validation } from '../domain/resource/decider.js';
 import { schema } from '../domain/schema/decider.js';
 import { notFound } from '../domain/errors.js';
 import type { CommandBus, Handled } from './command-bus.js';
@@ -35,7 +36,7 @@ export async function createResource(
   if (!(await collectionNode(bus, ctx.env, input.folder))) throw notFound('collection_not_found', 'Collection');
   const { data, mode, validate_data, ...fields } = input;
   const key = newKey();
-  const handled = await bus.handle(resource, streams.resource(key), {
+  const command: CreateResource = {
     type: 'CreateResource',
     data: {
       ...fields,
@@ -49,6 +50,26 @@ export async function createResource(
       size: Buffer.byteLength(JSON.stringify(data)),
       validation: await validation(bus, validator, input.folder, data, validate_data),
     },
-  }, ctx.metadata);
+  };
+  // Refuse invalid input before anything is claimed: a new resource's decision needs no state.
+  resource.decide(command, resource.initialState());
+  if (input.external_id !== null) await claimExternalId(bus, ctx, input.folder, input.external_id, key);
+  const handled = await bus.handle(resource, streams.resource(key), command, ctx.metadata);
   return { ...handled, key };
+}
+
+/** Claims an external_id for a resource key through its reservation stream (409 when taken). */
+async function claimExternalId(bus: CommandBus, ctx: CommandContext, folder: string, value: string, owner: string): Promise<void> {
+  await bus.handle(externalId, streams.externalId(folder, value), async (state): Promise<ClaimExternalId> => ({
+    type: 'ClaimExternalId',
+    data: {
+      env: ctx.env,
+      folder,
+      external_id: value,
+      resource: owner,
+      claimed_at: ctx.now,
+      now: ctx.now,
+      ownerExists: state.owner !== null && (await bus.load(resource, streams.resource(state.owner))).state.status !== 'none',
+    },
+  }), ctx.metadata);
 }

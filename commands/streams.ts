@@ -11,6 +11,8 @@ export const streams = {
   /** The delivery APIs of an environment with their connections. */
   deliveryApis: (env: string) => `apis-${env}`,
   resource: (key: string) => `resource-${key}`,
+  /** The reservation of an external_id inside a collection. */
+  externalId: (folder: string, externalId: string) => `extid-${folder}-${externalId}`,
   /** Management and delivery API keys of an environment (one quota). */
   apiKeys: (env: string) => `apikeys-${env}`,
 } as const;

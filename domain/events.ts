@@ -1,6 +1,7 @@
 import type { ApiKeysEvent } from './api-keys/decider.js';
 import type { CollectionsEvent } from './collections/events.js';
 import type { DeliveryApisEvent } from './delivery-apis/events.js';
+import type { ExternalIdEvent } from './external-id/decider.js';
 import type { EnvironmentEvent } from './environment/decider.js';
 import type { OrganizationEvent } from './organization/decider.js';
 import type { ProjectEvent } from './project/decider.js';
@@ -18,4 +19,5 @@ export type DomainEvent =
   | SchemaEvent
   | DeliveryApisEvent
   | ResourceEvent
-  | ApiKeysEvent;
+  | ApiKeysEvent
+  | ExternalIdEvent;

@@ -90,6 +90,7 @@ function entryFor(event: DomainEvent): Entry | null {
       };
     }
     case 'SchemaFieldCreated':
+    case 'ExternalIdClaimed':
       return null;
     case 'ApiCreated':
       return {

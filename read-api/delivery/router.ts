@@ -12,12 +12,16 @@ import { matchRoute, ownersOf, type Match } from './scope.js';
 export const WWW_AUTHENTICATE = 'Simple realm="delivery-api", Secure realm="delivery-api"';
 const MAX_LIMIT = 100;
 
+/**
+ * The address a path names. A collection address wins over an item address of the same
+ * segments (`/courses/:key/modules/lessons/` is the level-1 list of lessons, not the module
+ * with key `lessons`).
+ */
 function resolve(api: DeliveryApi, segments: readonly string[]): Match {
-  for (const route of api.routes) {
-    const match = matchRoute(route, segments);
-    if (match) return match;
-  }
-  throw notFound('collection_not_found', 'Collection');
+  const matches = api.routes.map((route) => matchRoute(route, segments)).filter((m): m is Match => m !== null);
+  const match = matches.find((m) => m.rest.length === 0) ?? matches[0];
+  if (!match) throw notFound('collection_not_found', 'Collection');
+  return match;
 }
 
 function requireMethod(route: DeliveryRoute, method: string): void {

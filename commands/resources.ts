@@ -33,7 +33,14 @@ export async function createResource(
   ctx: CommandContext,
   input: ResourceInput,
 ): Promise<Handled<unknown, unknown> & { key: string }> {
-  if (!(await collectionNode(bus, ctx.env, input.folder))) throw notFound('collection_not_found', 'Collection');
+  const node = await collectionNode(bus, ctx.env, input.folder);
+  if (!node) throw notFound('collection_not_found', 'Collection');
+  const required = node.strict_reference;
+  let found = false;
+  if (required && input.resource_owner !== null) {
+    const { state: parent } = await bus.load(resource, streams.resource(input.resource_owner));
+    found = parent.status === 'active' && parent.folder === node.parent;
+  }
   const { data, mode, validate_data, ...fields } = input;
   const key = newKey();
   const command: CreateResource = {
@@ -49,6 +56,7 @@ export async function createResource(
       data,
       size: Buffer.byteLength(JSON.stringify(data)),
       validation: await validation(bus, validator, input.folder, data, validate_data),
+      owner: { required, found },
     },
   };
   // Refuse invalid input before anything is claimed: a new resource's decision needs no state.

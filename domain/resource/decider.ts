@@ -10,9 +10,18 @@ export type Validation = {
   readonly errors: readonly { readonly path: string; readonly message: string }[] | null;
 };
 
+/** What the handler found about the parent a strict-reference collection requires. */
+export type OwnerCheck = {
+  /** The collection is strict-reference: `resource_owner` is required. */
+  readonly required: boolean;
+  /** The named owner is a resource of the parent collection. */
+  readonly found: boolean;
+};
+
 export type CreateResource = Message<
   'CreateResource',
   ResourceFields & {
+    readonly owner: OwnerCheck;
     readonly mode: 'instant' | 'draft';
     readonly revision: string;
     readonly data: Record<string, unknown>;
@@ -25,11 +34,18 @@ export type ResourceCommand = CreateResource;
 
 export type ResourceState =
   | { readonly status: 'none' }
-  | { readonly status: 'active'; readonly key: string; readonly revisions: number; readonly current: string | null };
+  | { readonly status: 'active'; readonly key: string; readonly folder: string; readonly revisions: number; readonly current: string | null };
 
 function create({ data }: CreateResource, state: ResourceState): ResourceEvent[] {
-  const { mode, revision, data: payload, size, validation, validate_data, ...resource } = data;
+  const { mode, revision, data: payload, size, validation, validate_data, owner, ...resource } = data;
   if (state.status !== 'none') throw new DomainError('validation_error', 'The resource key exists already.');
+  if (owner.required && resource.resource_owner === null) {
+    throw new DomainError('resource_owner_required', 'A resource of a strict-reference collection needs its parent resource in resource_owner.');
+  }
+  if (!owner.required && resource.resource_owner !== null) {
+    throw new DomainError('validation_error', 'resource_owner is only for strict-reference collections.', { resource_owner: ['not allowed here'] });
+  }
+  if (owner.required && !owner.found) throw new DomainError('resource_owner_not_found', 'The parent resource does not exist in the parent collection.');
   if (size > MAX_PAYLOAD_BYTES) throw new DomainError('json_size_exceeded', 'The payload is larger than 1 MB.', { size, limit: MAX_PAYLOAD_BYTES });
   if (!validate_data && mode !== 'draft') {
     throw new DomainError('validation_error', 'validate_data=false is only allowed with mode=draft.', { validate_data: ['requires mode=draft'] });
@@ -67,7 +83,7 @@ export const resource: Decider<ResourceState, ResourceCommand, ResourceEvent> = 
   evolve: (state, event) => {
     switch (event.type) {
       case 'ResourceCreated':
-        return { status: 'active', key: event.data.key, revisions: 0, current: null };
+        return { status: 'active', key: event.data.key, folder: event.data.folder, revisions: 0, current: null };
       case 'RevisionCreated': {
         if (state.status !== 'active') return state;
         const current = event.data.status === 'published' ? event.data.key : state.current;

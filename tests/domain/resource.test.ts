@@ -11,7 +11,7 @@ const create = (extra: Partial<CreateResource['data']> = {}): CreateResource => 
   data: {
     env: 'e', folder: 'c1', key: 'r1', name: null, external_id: null, resource_owner: null, created_at: at,
     mode: 'instant', revision: 'rev1', data: { title: 'Hi' }, size: 15, validate_data: true,
-    validation: { schema_version: 'v1', errors: [] }, ...extra,
+    validation: { schema_version: 'v1', errors: [] }, owner: { required: false, found: false }, ...extra,
   },
 });
 
@@ -49,6 +49,23 @@ describe('resource decider', () => {
 
   it('refuses a payload over 1 MB with json_size_exceeded', () => {
     spec.given([]).when(create({ size: MAX_PAYLOAD_BYTES + 1 })).thenThrows('json_size_exceeded');
+  });
+
+  it('requires resource_owner in a strict-reference collection (resource_owner_required)', () => {
+    spec.given([]).when(create({ owner: { required: true, found: false } })).thenThrows('resource_owner_required');
+  });
+
+  it('refuses an owner that is not a resource of the parent collection (resource_owner_not_found)', () => {
+    spec.given([]).when(create({ resource_owner: 'nope', owner: { required: true, found: false } })).thenThrows('resource_owner_not_found');
+  });
+
+  it('keeps the owner of a strict-reference resource', () => {
+    const events = spec.given([]).when(create({ resource_owner: 'p1', owner: { required: true, found: true } })).thenReturns();
+    expect(events[0]?.data).to.deep.include({ resource_owner: 'p1' });
+  });
+
+  it('refuses resource_owner outside strict-reference collections', () => {
+    spec.given([]).when(create({ resource_owner: 'p1' })).thenThrows('validation_error');
   });
 
   it('refuses to create a resource twice', () => {

@@ -81,3 +81,9 @@ async function claimExternalId(bus: CommandBus, ctx: CommandContext, folder: str
     },
   }), ctx.metadata);
 }
+
+/** Changes the resource's metadata (`name`); null removes the name. */
+export async function updateResourceMetadata(bus: CommandBus, ctx: CommandContext, folder: string, key: string, name: string | null | undefined) {
+  if (!(await collectionNode(bus, ctx.env, folder))) throw notFound('collection_not_found', 'Collection');
+  return bus.handle(resource, streams.resource(key), { type: 'UpdateMetadata', data: { env: ctx.env, folder, key, name } }, ctx.metadata);
+}

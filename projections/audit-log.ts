@@ -140,6 +140,16 @@ function entryFor(event: DomainEvent): Entry | null {
         metadata: { role_key: event.data.role },
         relations: {},
       };
+    case 'ResourceUpdated':
+      return {
+        scope: 'environment',
+        env: event.data.env,
+        event_type: 'update',
+        entity_type: 'resource',
+        entity_key: event.data.key,
+        metadata: { folder_key: event.data.folder },
+        relations: { collection_key: event.data.folder, resource_key: event.data.key },
+      };
     case 'RevisionCreated':
       return {
         scope: 'environment',

@@ -11,6 +11,8 @@ export const resourcesProjection: ReadModelProjection = {
     switch (event.type) {
       case 'ResourceCreated':
         return [put('resources', event.data.key, { ...event.data, content_type: 'document', current_revision: null, vectors_size: 0 })];
+      case 'ResourceUpdated':
+        return [patch('resources', event.data.key, { name: event.data.name })];
       case 'RevisionCreated': {
         const revision = event.data;
         const changes = [put('revisions', revision.key, { ...revision, unpublished_at: null })];

@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { createResource } from '../commands/resources.js';
+import { createResource, updateResourceMetadata } from '../commands/resources.js';
+import { findResource } from '../read-api/lookups.js';
 import type { ResourceFields } from '../domain/resource/events.js';
 import { param, queryBool } from '../read-api/query.js';
 import { resourceView } from '../read-api/views.js';
@@ -37,6 +38,12 @@ const externalIdQuery = validator<{ external_id?: string }>({
   properties: { external_id: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[a-zA-Z0-9/._-]+$' } },
 });
 
+const metadataBody = validator<{ name?: string | null }>({
+  type: 'object',
+  properties: { name: { type: ['string', 'null'], minLength: 1, maxLength: 255 } },
+  additionalProperties: false,
+});
+
 /** Creates resources (upsert, revisions and deletes come with the resources issue). */
 export function resourcesWriteRouter(deps: WriteDeps): Router {
   const router = Router({ mergeParams: true });
@@ -72,6 +79,20 @@ export function resourcesWriteRouter(deps: WriteDeps): Router {
         return doc ? resourceView(doc) : null;
       },
       fallback,
+    });
+  });
+
+  router.put(paths('/:resource/'), async (req, res) => {
+    const input = metadataBody(req.body);
+    const folder = param(req, 'collection');
+    const key = param(req, 'resource');
+    const ctx = commandContext(req, res);
+    const updated = await updateResourceMetadata(deps.bus, ctx, folder, key, input.name);
+    await respondAfterWrite(deps, res, {
+      position: updated.position,
+      status: 200,
+      read: async () => resourceView(await findResource(deps.readStore, folder, key)),
+      fallback: () => ({ key, folder, name: input.name }),
     });
   });
 

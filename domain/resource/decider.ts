@@ -1,5 +1,5 @@
 import type { Decider, Message } from '../decider.js';
-import { DomainError } from '../errors.js';
+import { DomainError, notFound } from '../errors.js';
 import { MAX_PAYLOAD_BYTES, type ResourceEvent, type ResourceFields } from './events.js';
 
 /** One resource and its revisions. */
@@ -30,7 +30,9 @@ export type CreateResource = Message<
     readonly validate_data: boolean;
   }
 >;
-export type ResourceCommand = CreateResource;
+/** `name` left out (undefined) keeps the name: nothing changes. */
+export type UpdateMetadata = Message<'UpdateMetadata', { readonly env: string; readonly folder: string; readonly key: string; readonly name?: string | null }>;
+export type ResourceCommand = CreateResource | UpdateMetadata;
 
 export type ResourceState =
   | { readonly status: 'none' }
@@ -84,6 +86,8 @@ export const resource: Decider<ResourceState, ResourceCommand, ResourceEvent> = 
     switch (event.type) {
       case 'ResourceCreated':
         return { status: 'active', key: event.data.key, folder: event.data.folder, revisions: 0, current: null };
+      case 'ResourceUpdated':
+        return state;
       case 'RevisionCreated': {
         if (state.status !== 'active') return state;
         const current = event.data.status === 'published' ? event.data.key : state.current;
@@ -95,6 +99,10 @@ export const resource: Decider<ResourceState, ResourceCommand, ResourceEvent> = 
     switch (command.type) {
       case 'CreateResource':
         return create(command, state);
+      case 'UpdateMetadata':
+        if (state.status !== 'active' || state.folder !== command.data.folder) throw notFound('resource_not_found', 'Resource');
+        if (command.data.name === undefined) return [];
+        return [{ type: 'ResourceUpdated', data: { ...command.data, name: command.data.name } }];
     }
   },
 };

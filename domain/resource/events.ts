@@ -31,6 +31,9 @@ export type RevisionFields = {
 export type ResourceCreated = Message<'ResourceCreated', ResourceFields>;
 export type RevisionCreated = Message<'RevisionCreated', RevisionFields>;
 
-export type ResourceEvent = ResourceCreated | RevisionCreated;
+/** Metadata only: the payload changes through revisions. */
+export type ResourceUpdated = Message<'ResourceUpdated', { readonly env: string; readonly folder: string; readonly key: string; readonly name: string | null }>;
+
+export type ResourceEvent = ResourceCreated | RevisionCreated | ResourceUpdated;
 
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;

@@ -54,3 +54,44 @@ describe('resource_owner in strict-reference collections over HTTP', () => {
     expect(r.body.error_code).to.equal('validation_error');
   });
 });
+
+describe('resource metadata update over HTTP', () => {
+  let s: TestService;
+  let folder: string;
+  let key: string;
+  const v1 = (path: string): string => `/v1/${s.env}${path}`;
+
+  before(async () => {
+    s = await startTestService();
+    const c = await s.api('POST', v1('/collections/tree/'), { name: 'Notes', alias: 'notes' });
+    folder = c.body.key;
+    key = (await s.api('POST', v1(`/collections/${folder}/resources/`), { data: {}, mode: 'draft', validate_data: false, name: 'First' })).body.key;
+  });
+  after(async () => s?.stop());
+
+  it('changes the name, keeps it when left out, removes it with null', async () => {
+    const path = v1(`/collections/${folder}/resources/${key}/`);
+    const renamed = await s.api('PUT', path, { name: 'Second' });
+    expect(renamed.status).to.equal(200);
+    expect(renamed.body).to.include({ key, name: 'Second', folder });
+    expect((await s.api('PUT', path, {})).body.name).to.equal('Second');
+    expect((await s.api('PUT', path, { name: null })).body.name).to.equal(null);
+    expect((await s.api('GET', path)).body.name).to.equal(null);
+    const events = await s.api('GET', v1(`/events/?entity_type=resource&event_type=update&resource_key=${key}`));
+    expect(events.body.count).to.equal(2);
+    expect(events.body.results[0].metadata).to.deep.equal({ folder_key: folder });
+  });
+
+  it('refuses a bad name, other fields, and unknown resources', async () => {
+    const path = v1(`/collections/${folder}/resources/${key}/`);
+    for (const body of [{ name: '' }, { name: 'n'.repeat(256) }, { name: 5 }, { data: {} }]) {
+      const r = await s.api('PUT', path, body);
+      expect(r.status, JSON.stringify(body)).to.equal(422);
+      expect(r.body.error_code).to.equal('validation_error');
+    }
+    const missing = await s.api('PUT', v1(`/collections/${folder}/resources/nope/`), { name: 'x' });
+    expect(missing.status).to.equal(404);
+    expect(missing.body.error_code).to.equal('resource_not_found');
+    expect((await s.api('PUT', v1(`/collections/nope/resources/${key}/`), { name: 'x' })).body.error_code).to.equal('collection_not_found');
+  });
+});

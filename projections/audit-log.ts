@@ -27,6 +27,17 @@ type Entry = {
   };
 };
 
+function envEntry(
+  env: string,
+  eventType: Entry['event_type'],
+  entityType: string,
+  entityKey: string,
+  metadata: Record<string, unknown> | null,
+  relations: Entry['relations'],
+): Entry {
+  return { scope: 'environment', env, event_type: eventType, entity_type: entityType, entity_key: entityKey, metadata, relations };
+}
+
 function apiEntry(
   env: string,
   api: string,
@@ -34,7 +45,7 @@ function apiEntry(
   metadata: Record<string, unknown> | null,
   folder: string | null = null,
 ): Entry {
-  return { scope: 'environment', env, event_type: eventType, entity_type: 'api', entity_key: api, metadata, relations: { api_key: api, collection_key: folder } };
+  return envEntry(env, eventType, 'api', api, metadata, { api_key: api, collection_key: folder });
 }
 
 function entryFor(event: DomainEvent): Entry | null {
@@ -64,15 +75,7 @@ function entryFor(event: DomainEvent): Entry | null {
         relations: { project_key: event.data.project, organization: event.data.organization },
       };
     case 'CollectionCreated':
-      return {
-        scope: 'environment',
-        env: event.data.env,
-        event_type: 'create',
-        entity_type: 'collection',
-        entity_key: event.data.key,
-        metadata: { parent_key: event.data.parent },
-        relations: { collection_key: event.data.key },
-      };
+      return envEntry(event.data.env, 'create', 'collection', event.data.key, { parent_key: event.data.parent }, { collection_key: event.data.key });
     case 'SchemaVersionCreated':
     case 'SchemaVersionPublished': {
       const { env, schema_key, schema_type } = event.data;
@@ -93,15 +96,7 @@ function entryFor(event: DomainEvent): Entry | null {
     case 'ExternalIdClaimed':
       return null;
     case 'ApiCreated':
-      return {
-        scope: 'environment',
-        env: event.data.env,
-        event_type: 'create',
-        entity_type: 'api',
-        entity_key: event.data.key,
-        metadata: null,
-        relations: { api_key: event.data.key },
-      };
+      return envEntry(event.data.env, 'create', 'api', event.data.key, null, { api_key: event.data.key });
     case 'ApiUpdated':
       return apiEntry(event.data.env, event.data.key, 'update', null);
     case 'ApiDeleted':
@@ -121,45 +116,13 @@ function entryFor(event: DomainEvent): Entry | null {
     case 'CollectionDisconnected':
       return apiEntry(event.data.env, event.data.api, 'update', { action: 'disconnect', folder_key: event.data.folder }, event.data.folder);
     case 'ResourceCreated':
-      return {
-        scope: 'environment',
-        env: event.data.env,
-        event_type: 'create',
-        entity_type: 'resource',
-        entity_key: event.data.key,
-        metadata: { folder_key: event.data.folder },
-        relations: { collection_key: event.data.folder, resource_key: event.data.key },
-      };
+      return envEntry(event.data.env, 'create', 'resource', event.data.key, { folder_key: event.data.folder }, { collection_key: event.data.folder, resource_key: event.data.key });
     case 'ApiKeyCreated':
-      return {
-        scope: 'environment',
-        env: event.data.env,
-        event_type: 'create',
-        entity_type: event.data.kind === 'management' ? 'manageapikey' : 'deliveryapikey',
-        entity_key: event.data.key,
-        metadata: { role_key: event.data.role },
-        relations: {},
-      };
+      return envEntry(event.data.env, 'create', event.data.kind === 'management' ? 'manageapikey' : 'deliveryapikey', event.data.key, { role_key: event.data.role }, {});
     case 'ResourceUpdated':
-      return {
-        scope: 'environment',
-        env: event.data.env,
-        event_type: 'update',
-        entity_type: 'resource',
-        entity_key: event.data.key,
-        metadata: { folder_key: event.data.folder },
-        relations: { collection_key: event.data.folder, resource_key: event.data.key },
-      };
+      return envEntry(event.data.env, 'update', 'resource', event.data.key, { folder_key: event.data.folder }, { collection_key: event.data.folder, resource_key: event.data.key });
     case 'RevisionCreated':
-      return {
-        scope: 'environment',
-        env: event.data.env,
-        event_type: 'create',
-        entity_type: 'revision',
-        entity_key: event.data.key,
-        metadata: { folder_key: event.data.folder, resource_key: event.data.resource },
-        relations: { collection_key: event.data.folder, resource_key: event.data.resource },
-      };
+      return envEntry(event.data.env, 'create', 'revision', event.data.key, { folder_key: event.data.folder, resource_key: event.data.resource }, { collection_key: event.data.folder, resource_key: event.data.resource });
   }
 }
 

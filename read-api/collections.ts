@@ -5,9 +5,9 @@ import type { ReadDeps } from './deps.js';
 import { findCollection } from './lookups.js';
 import { envelope, pageParams } from './pagination.js';
 import { queryEnum, queryString, param } from './query.js';
+import { TREE_MODES, treeFilter } from './tree.js';
 import { collectionView } from './views.js';
 
-const MODES = ['children', 'siblings', 'descendants', 'ancestors'] as const;
 
 /** Collections: the tree (or a subtree around `key`) and single lookups by key or path. */
 export function collectionsReadRouter({ readStore }: ReadDeps): Router {
@@ -18,18 +18,11 @@ export function collectionsReadRouter({ readStore }: ReadDeps): Router {
     const env = param(req, 'env');
     const page = pageParams(req.query);
     const key = queryString(req.query, 'key');
-    const mode = queryEnum(req.query, 'mode', MODES, 'children');
+    const mode = queryEnum(req.query, 'mode', TREE_MODES, 'children');
     let filter: Filter = { env };
     if (key !== undefined) {
       const root = await findCollection(readStore, env, key);
-      const path = root.path as string;
-      const ancestors = path.split('.').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('.'));
-      filter = {
-        children: { env, parent: key },
-        siblings: { env, parent: (root.parent as string | null) ?? null, _id: { $ne: key } },
-        descendants: { env, path: { $gt: `${path}.`, $lt: `${path}/` } },
-        ancestors: { env, path: { $in: ancestors } },
-      }[mode];
+      filter = treeFilter({ env }, { id: key, parent: (root.parent as string | null) ?? null, path: root.path as string }, mode);
     }
     const [count, docs] = await Promise.all([
       collections().count(filter),

@@ -5,11 +5,11 @@ import type { ReadDeps } from './deps.js';
 import { findCollection, findVersion } from './lookups.js';
 import { envelope, pageParams } from './pagination.js';
 import { queryBool, queryEnum, queryString, param } from './query.js';
+import { TREE_MODES, treeFilter } from './tree.js';
 import { fieldView, versionView } from './views.js';
 
 const COLLECTION_PATHS = ['/collections/:collection/model/versions', '/folders/:collection/model/versions'];
 const withSuffix = (suffix: string): string[] => COLLECTION_PATHS.map((p) => `${p}${suffix}`);
-const MODES = ['children', 'siblings', 'descendants', 'ancestors'] as const;
 
 /** Schema versions of a collection and the fields of a version. */
 export function schemaReadRouter({ readStore }: ReadDeps): Router {
@@ -43,19 +43,13 @@ export function schemaReadRouter({ readStore }: ReadDeps): Router {
     const version = await findVersion(readStore, await schemaOf(req), param(req, 'version'));
     const page = pageParams(req.query);
     const path = queryString(req.query, 'path');
-    const mode = queryEnum(req.query, 'mode', MODES, 'children');
+    const mode = queryEnum(req.query, 'mode', TREE_MODES, 'children');
     const fields = readStore.collection('schema_fields');
     let filter: Filter = { version: version.key as string, parent: null };
     if (path !== undefined) {
       const field = await fields.get(`${version.key as string}:${path}`);
       if (!field) throw new DomainError('validation_error', 'No field at this path.', { path: ['not found'] });
-      const ancestors = path.split('.').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('.'));
-      filter = {
-        children: { version: version.key as string, parent: path },
-        siblings: { version: version.key as string, parent: (field.parent as string | null) ?? null, path: { $ne: path } },
-        descendants: { version: version.key as string, path: { $gt: `${path}.`, $lt: `${path}/` } },
-        ancestors: { version: version.key as string, path: { $in: ancestors } },
-      }[mode];
+      filter = treeFilter({ version: version.key as string }, { id: path, parent: (field.parent as string | null) ?? null, path }, mode);
     }
     const [count, docs] = await Promise.all([fields.count(filter), fields.find(filter, { sort: [['created_at', 1]], skip: page.offset, limit: page.limit })]);
     res.json(envelope(req, page, count, docs.map(fieldView)));

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CommandBus } from '../commands/command-bus.js';
+import type { StoredEvent } from '../commands/ports.js';
 import { DataValidator } from '../commands/data-validator.js';
 import { asDomainEvent, readModelTarget } from '../projections/read-model-target.js';
 import { apiKeysProjection } from '../projections/api-keys.js';
@@ -59,13 +60,12 @@ export async function startService(config: Config, logger: Logger = createLogger
     auditLogProjection,
   ]);
   await readModels.prepare();
-  const refreshRouting = async (batch: readonly { type: string; data: unknown }[]): Promise<void> => {
+  const refreshRouting = async (batch: readonly StoredEvent[]): Promise<void> => {
     const envs = new Set<string>();
-    for (const event of batch) {
-      if (!ROUTING_EVENTS.has(event.type)) continue;
-      const domainEvent = asDomainEvent(event as never);
-      const data = domainEvent.data as { env?: string; key?: string };
-      envs.add(domainEvent.type === 'EnvironmentCreated' ? (data.key as string) : (data.env as string));
+    for (const stored of batch) {
+      if (!ROUTING_EVENTS.has(stored.type)) continue;
+      const event = asDomainEvent(stored);
+      envs.add(event.type === 'EnvironmentCreated' ? event.data.key : (event.data as { env: string }).env);
     }
     for (const env of envs) await routing.reload(env);
   };

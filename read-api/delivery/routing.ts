@@ -1,7 +1,5 @@
 import type { Doc, ReadStore } from '../../projections/ports.js';
-
-/** One step of a delivery address: a collection alias, followed by a resource key when `keyed`. */
-export type RouteStep = { readonly alias: string; readonly folder: string; readonly keyed: boolean };
+import { addressSteps, lineage, type RouteStep } from './lineage.js';
 
 /** An address of a connected collection: the scoped route, or a published flat level of it. */
 export type DeliveryRoute = {
@@ -24,31 +22,19 @@ export type DeliveryApi = {
   readonly routes: readonly DeliveryRoute[];
 };
 
-/** The lineage (root first) of a collection and its key-bearing ancestors. */
-function lineage(byKey: ReadonlyMap<string, Doc>, folder: string): { all: Doc[]; chain: string[] } {
-  const all: Doc[] = [];
-  for (let node = byKey.get(folder); node; node = node.parent ? byKey.get(node.parent as string) : undefined) all.unshift(node);
-  const chain: string[] = [];
-  for (let i = all.length - 1; i > 0 && all[i]?.strict_reference; i--) chain.unshift(all[i - 1]?.key as string);
-  return { all, chain };
-}
-
 function routesOf(connection: Doc, byKey: ReadonlyMap<string, Doc>): DeliveryRoute[] {
   const folder = connection.folder as string;
   const { all, chain } = lineage(byKey, folder);
   if (all.length === 0) return [];
   const published = (connection.unscoped_ancestors as string[] | undefined) ?? [];
   const levels = published.join('/') === chain.join('/') ? ((connection.unscoped_levels as number[] | undefined) ?? []) : [];
-  return [chain.length, ...levels].map((keep) => {
-    const keyed = new Set(chain.slice(0, keep));
-    return {
-      folder,
-      steps: all.map((c) => ({ alias: c.alias as string, folder: c.key as string, keyed: keyed.has(c.key as string) })),
-      chain,
-      keep,
-      allowed_methods: (connection.allowed_methods as string[] | undefined) ?? [],
-    };
-  });
+  return [chain.length, ...levels].map((keep) => ({
+    folder,
+    steps: addressSteps(all, chain, keep),
+    chain,
+    keep,
+    allowed_methods: (connection.allowed_methods as string[] | undefined) ?? [],
+  }));
 }
 
 /**

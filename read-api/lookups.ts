@@ -1,4 +1,5 @@
 import { notFound } from '../domain/errors.js';
+import type { SchemaRef } from '../domain/schema/events.js';
 import type { Doc, ReadStore } from '../projections/ports.js';
 
 /** A collection of the environment, or 404 collection_not_found. */
@@ -27,4 +28,12 @@ export async function findResource(store: ReadStore, folder: string, key: string
   const doc = await store.collection('resources').get(key);
   if (!doc || doc.folder !== folder) throw notFound('resource_not_found', 'Resource');
   return doc;
+}
+
+/** The key of the schema a request names, after checking its collection or component exists: 404 otherwise. */
+export async function findSchemaKey(store: ReadStore, env: string, ref: SchemaRef): Promise<string> {
+  if (ref.type === 'collection') return (await findCollection(store, env, ref.key)).key as string;
+  const doc = await store.collection('components').get(ref.key);
+  if (!doc || doc.env !== env) throw notFound('component_not_found', 'Component');
+  return doc.key as string;
 }

@@ -11,6 +11,9 @@ export type SchemaOwner = {
   readonly schema_type: SchemaType;
 };
 
+/** Which schema a request names: a collection's or a component's (the `:path` of the specification). */
+export type SchemaRef = { readonly type: SchemaType; readonly key: string };
+
 export type VersionFields = {
   readonly key: string;
   readonly name: string;

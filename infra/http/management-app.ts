@@ -7,11 +7,13 @@ import { auditEventsReadRouter, globalEventsReadRouter } from '../../read-api/au
 import { collectionsReadRouter } from '../../read-api/collections.js';
 import { deliveryApisReadRouter } from '../../read-api/delivery-apis.js';
 import { resourcesReadRouter } from '../../read-api/resources.js';
+import { fieldsReadRouter } from '../../read-api/fields.js';
 import { schemaReadRouter } from '../../read-api/schema.js';
 import type { WriteDeps } from '../../write-api/deps.js';
 import { collectionsWriteRouter } from '../../write-api/collections.js';
 import { deliveryApisWriteRouter } from '../../write-api/delivery-apis.js';
 import { resourcesWriteRouter } from '../../write-api/resources.js';
+import { fieldsWriteRouter } from '../../write-api/fields.js';
 import { schemaWriteRouter } from '../../write-api/schema.js';
 import { environmentGuard, managementAuth } from '../auth/management-auth.js';
 import { errorMiddleware, notFoundRoute } from './errors.js';
@@ -37,6 +39,8 @@ export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; 
     collectionsWriteRouter(deps),
     schemaReadRouter(deps),
     schemaWriteRouter(deps),
+    fieldsReadRouter(deps),
+    fieldsWriteRouter(deps),
     deliveryApisReadRouter(deps),
     deliveryApisWriteRouter(deps),
     resourcesReadRouter(deps),

@@ -1,7 +1,12 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { CommandBus } from '../../commands/command-bus.js';
-import { collectionNode, createCollection } from '../../commands/collections.js';
+import { collectionNode, createCollection, deleteCollection } from '../../commands/collections.js';
+import { connectCollection, createApi } from '../../commands/delivery-apis.js';
+import { streams } from '../../commands/streams.js';
+import { collections } from '../../domain/collections/decider.js';
+import { deliveryApis } from '../../domain/delivery-apis/decider.js';
+import { DEFAULT_DESCRIPTIONS } from '../../domain/delivery-apis/events.js';
 import type { CommandContext } from '../../commands/context.js';
 import { bootstrap } from '../../commands/tenancy.js';
 import { SqliteEventStore } from '../../infra/sqlite/event-store.js';
@@ -30,5 +35,24 @@ describe('collection commands', () => {
     expect(await collectionNode(fresh, ctx.env, tidy.key)).to.include({ auto_remove_revisions: 7, auto_remove_schema_versions: 100 });
     expect(await collectionNode(fresh, ctx.env, plain.key)).to.include({ auto_remove_revisions: null, auto_remove_schema_versions: null });
     expect(await collectionNode(fresh, ctx.env, 'nope')).to.equal(null);
+  });
+
+  it('ends a connection left behind by a delete whose sweep never ran, at the next collection delete', async () => {
+    const input = { name: 'X', parent: null, strict_reference: false, auto_remove_revisions: null, auto_remove_schema_versions: null };
+    const a = await createCollection(bus, ctx, { ...input, alias: 'left' });
+    const b = await createCollection(bus, ctx, { ...input, alias: 'right' });
+    const api = await createApi(bus, ctx, {
+      name: 'Site', prefix: 'site', description: '', version: '1', is_auth_required: false, mcp_enabled: true,
+      router_introspection_enabled: true, cors_origins: [],
+    });
+    const connection = { ...DEFAULT_DESCRIPTIONS, allowed_methods: [], mcp_truncate_text: 1000, unscoped_levels: [], unscoped_ancestors: [] };
+    await connectCollection(bus, ctx, api.key, { ...connection, folder: a.key });
+    await connectCollection(bus, ctx, api.key, { ...connection, folder: b.key });
+    // The collection delete alone, as if the process stopped before the connection sweep.
+    await bus.handle(collections, streams.collections(ctx.env), { type: 'DeleteCollection', data: { env: ctx.env, key: a.key } }, ctx.metadata);
+    const connected = async () => Object.keys((await new CommandBus(store).load(deliveryApis, streams.deliveryApis(ctx.env))).state.apis[api.key]?.connections ?? {});
+    expect(await connected()).to.have.members([a.key, b.key]);
+    await deleteCollection(bus, ctx, b.key);
+    expect(await connected()).to.deep.equal([]);
   });
 });

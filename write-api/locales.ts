@@ -25,7 +25,7 @@ const createBody = validator<LocaleInput>({
 });
 
 /** PUT: `name` and `is_default`; `code` only echoing the current one (docs/decisions/0013). */
-const updateBody = validator<Partial<LocaleInput>>({ type: 'object', properties, additionalProperties: false });
+const updateBody = validator<Partial<LocaleInput>>({ type: 'object', properties, minProperties: 1, additionalProperties: false });
 
 /** Creates, updates and deletes locales. */
 export function localesWriteRouter(deps: WriteDeps): Router {

@@ -28,6 +28,12 @@ describe('collection update (PUT ?key=) over HTTP', () => {
   });
   after(async () => s?.stop());
 
+  it('audits a nested create as collection:create with its parent_key', async () => {
+    const [created] = (await s.api('GET', v1(`/events/?entity_type=collection&entity_key=${k.articles}&event_type=create`))).body.results;
+    expect(created).to.include({ event_type: 'create', entity_type: 'collection', entity_key: k.articles });
+    expect(created.metadata).to.deep.equal({ parent_key: k.blog });
+  });
+
   it('renames and sets the auto-remove settings (200), keeping the fields left out, audited as collection:update', async () => {
     const before = await get(k.articles);
     const r = await s.api('PUT', item(k.articles), { name: 'Posts', auto_remove_revisions: 20 });

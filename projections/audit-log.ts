@@ -1,5 +1,6 @@
 import type { StoredEvent } from '../commands/ports.js';
 import type { DomainEvent } from '../domain/events.js';
+import type { SchemaVersionDeleted, SchemaVersionUpdated } from '../domain/schema/events.js';
 import type { ReadModelProjection } from './read-model-target.js';
 import { put } from './read-model-target.js';
 
@@ -46,6 +47,16 @@ function apiEntry(
   folder: string | null = null,
 ): Entry {
   return envEntry(env, eventType, 'api', api, metadata, { api_key: api, collection_key: folder });
+}
+
+/** version:update of a draft's name or description, and version:delete with its snapshot. */
+function versionEntry(event: SchemaVersionUpdated | SchemaVersionDeleted): Entry {
+  const { env, schema_key, schema_type, key } = event.data;
+  const collection = schema_type === 'collection';
+  const owner = { schema_key: collection ? null : schema_key, schema_type, folder_key: collection ? schema_key : null };
+  const relations = { schema_key, collection_key: collection ? schema_key : null };
+  if (event.type === 'SchemaVersionUpdated') return envEntry(env, 'update', 'version', key, owner, relations);
+  return envEntry(env, 'delete', 'version', key, { ...owner, snapshot: event.data.snapshot }, relations);
 }
 
 function entryFor(event: DomainEvent): Entry | null {
@@ -98,6 +109,9 @@ function entryFor(event: DomainEvent): Entry | null {
         relations: { schema_key, collection_key: collection ? schema_key : null },
       };
     }
+    case 'SchemaVersionUpdated':
+    case 'SchemaVersionDeleted':
+      return versionEntry(event);
     case 'SchemaFieldCreated':
     case 'ExternalIdClaimed':
       return null;

@@ -10,6 +10,7 @@ import { collectionsProjection } from '../projections/collections.js';
 import { deliveryApisProjection } from '../projections/delivery-apis.js';
 import { deliveryTarget } from '../projections/delivery-index.js';
 import { resourcesProjection } from '../projections/resources.js';
+import { revisionsProjection } from '../projections/revisions.js';
 import { ProjectionRunner, Projections } from '../projections/runner.js';
 import { schemaVersionsProjection } from '../projections/schema-versions.js';
 import { tenancyProjection } from '../projections/tenancy.js';
@@ -26,6 +27,8 @@ export type Service = {
   readonly urls: { readonly base: string; readonly delivery: string };
   readonly bootstrap: BootstrapFile | null;
   readonly bootstrapCreated: boolean;
+  /** The projection runners (pause / resume one by name). */
+  readonly projections: Projections;
   stop(): Promise<void>;
 };
 
@@ -60,6 +63,9 @@ export async function startService(config: Config, logger: Logger = createLogger
     auditLogProjection,
   ]);
   await readModels.prepare();
+  // Revision payloads are written by their own consumer: resource lists do not wait for them.
+  const revisions = readModelTarget(readStore, [revisionsProjection], 'revisions');
+  await revisions.prepare();
   const refreshRouting = async (batch: readonly StoredEvent[]): Promise<void> => {
     const envs = new Set<string>();
     for (const stored of batch) {
@@ -71,6 +77,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   };
   const projections = new Projections([
     new ProjectionRunner(eventStore, readModels, { log, afterBatch: refreshRouting }),
+    new ProjectionRunner(eventStore, revisions, { log }),
     new ProjectionRunner(eventStore, deliveryTarget(searchIndex), { log }),
   ]);
   await projections.start();
@@ -90,6 +97,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     urls,
     bootstrap: file,
     bootstrapCreated: created,
+    projections,
     async stop() {
       await Promise.all(servers.map((s) => new Promise((resolve) => { s.closeAllConnections(); s.close(resolve); })));
       await projections.stop();

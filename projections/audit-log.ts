@@ -1,5 +1,6 @@
 import type { StoredEvent } from '../commands/ports.js';
 import type { DomainEvent } from '../domain/events.js';
+import { resourceEntry } from './audit-resources.js';
 import type { ReadModelProjection } from './read-model-target.js';
 import { put } from './read-model-target.js';
 
@@ -9,7 +10,7 @@ import { put } from './read-model-target.js';
  * (a field of a draft version) write no entry.
  */
 
-type Entry = {
+export type Entry = {
   readonly scope: 'environment' | 'global';
   readonly env: string | null;
   readonly event_type: 'create' | 'update' | 'delete';
@@ -27,7 +28,7 @@ type Entry = {
   };
 };
 
-function envEntry(
+export function envEntry(
   env: string,
   eventType: Entry['event_type'],
   entityType: string,
@@ -123,6 +124,11 @@ function entryFor(event: DomainEvent): Entry | null {
       return envEntry(event.data.env, 'update', 'resource', event.data.key, { folder_key: event.data.folder }, { collection_key: event.data.folder, resource_key: event.data.key });
     case 'RevisionCreated':
       return envEntry(event.data.env, 'create', 'revision', event.data.key, { folder_key: event.data.folder, resource_key: event.data.resource }, { collection_key: event.data.folder, resource_key: event.data.resource });
+    case 'RevisionPublished':
+    case 'RevisionUnpublished':
+    case 'RevisionDeleted':
+    case 'ResourceDeleted':
+      return resourceEntry(event);
   }
 }
 

@@ -28,3 +28,10 @@ export async function findResource(store: ReadStore, folder: string, key: string
   if (!doc || doc.folder !== folder) throw notFound('resource_not_found', 'Resource');
   return doc;
 }
+
+/** A revision of the resource, or 404 revision_not_found. */
+export async function findRevision(store: ReadStore, resource: string, key: string): Promise<Doc> {
+  const doc = await store.collection('revisions').get(key);
+  if (!doc || doc.resource !== resource) throw notFound('revision_not_found', 'Revision');
+  return doc;
+}

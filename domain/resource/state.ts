@@ -18,6 +18,7 @@ export type ActiveResource = {
   readonly name: string | null;
   readonly external_id: string | null;
   readonly resource_owner: string | null;
+  readonly created_at: string;
   /** The number of the newest revision ever created (numbers are never reused). */
   readonly revisions: number;
   /** The published revision, or null for a draft resource. */
@@ -33,8 +34,8 @@ const withStatus = (live: readonly RevisionSummary[], key: string, status: Revis
 
 export function evolve(state: ResourceState, event: ResourceEvent): ResourceState {
   if (event.type === 'ResourceCreated') {
-    const { env, key, folder, name, external_id, resource_owner } = event.data;
-    return { status: 'active', env, key, folder, name, external_id, resource_owner, revisions: 0, current: null, live: [] };
+    const { env, key, folder, name, external_id, resource_owner, created_at } = event.data;
+    return { status: 'active', env, key, folder, name, external_id, resource_owner, created_at, revisions: 0, current: null, live: [] };
   }
   if (state.status !== 'active') return state;
   switch (event.type) {

@@ -7,11 +7,13 @@ import { auditEventsReadRouter, globalEventsReadRouter } from '../../read-api/au
 import { collectionsReadRouter } from '../../read-api/collections.js';
 import { deliveryApisReadRouter } from '../../read-api/delivery-apis.js';
 import { resourcesReadRouter } from '../../read-api/resources.js';
+import { revisionsReadRouter } from '../../read-api/revisions.js';
 import { schemaReadRouter } from '../../read-api/schema.js';
 import type { WriteDeps } from '../../write-api/deps.js';
 import { collectionsWriteRouter } from '../../write-api/collections.js';
 import { deliveryApisWriteRouter } from '../../write-api/delivery-apis.js';
 import { resourcesWriteRouter } from '../../write-api/resources.js';
+import { revisionsWriteRouter } from '../../write-api/revisions.js';
 import { schemaWriteRouter } from '../../write-api/schema.js';
 import { environmentGuard, managementAuth } from '../auth/management-auth.js';
 import { errorMiddleware, notFoundRoute } from './errors.js';
@@ -41,6 +43,8 @@ export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; 
     deliveryApisWriteRouter(deps),
     resourcesReadRouter(deps),
     resourcesWriteRouter(deps),
+    revisionsReadRouter(deps),
+    revisionsWriteRouter(deps),
     apiKeysReadRouter(deps),
     apiKeysWriteRouter(deps),
   ]) {

@@ -1,6 +1,7 @@
 import type { ApiKeysEvent } from './api-keys/decider.js';
 import type { CollectionsEvent } from './collections/events.js';
 import type { DeliveryApisEvent } from './delivery-apis/events.js';
+import type { LocalesEvent } from './locales/events.js';
 import type { ExternalIdEvent } from './external-id/decider.js';
 import type { EnvironmentEvent } from './environment/decider.js';
 import type { OrganizationEvent } from './organization/decider.js';
@@ -20,4 +21,5 @@ export type DomainEvent =
   | DeliveryApisEvent
   | ResourceEvent
   | ApiKeysEvent
-  | ExternalIdEvent;
+  | ExternalIdEvent
+  | LocalesEvent;

@@ -6,9 +6,11 @@ import { DataValidator } from '../commands/data-validator.js';
 import { asDomainEvent, readModelTarget } from '../projections/read-model-target.js';
 import { apiKeysProjection } from '../projections/api-keys.js';
 import { auditLogProjection } from '../projections/audit-log.js';
+import { collectionCascadeProjection } from '../projections/collection-cascade.js';
 import { collectionsProjection } from '../projections/collections.js';
 import { deliveryApisProjection } from '../projections/delivery-apis.js';
 import { deliveryTarget } from '../projections/delivery-index.js';
+import { localesProjection } from '../projections/locales.js';
 import { resourcesProjection } from '../projections/resources.js';
 import { revisionsProjection } from '../projections/revisions.js';
 import { ProjectionRunner, Projections } from '../projections/runner.js';
@@ -61,6 +63,8 @@ export async function startService(config: Config, logger: Logger = createLogger
     resourcesProjection,
     apiKeysProjection,
     auditLogProjection,
+    collectionCascadeProjection,
+    localesProjection,
   ]);
   await readModels.prepare();
   // Revision payloads are written by their own consumer: resource lists do not wait for them.

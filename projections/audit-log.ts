@@ -77,6 +77,20 @@ function entryFor(event: DomainEvent): Entry | null {
       };
     case 'CollectionCreated':
       return envEntry(event.data.env, 'create', 'collection', event.data.key, { parent_key: event.data.parent }, { collection_key: event.data.key });
+    case 'CollectionUpdated':
+      return envEntry(event.data.env, 'update', 'collection', event.data.key, {
+        parent_key: event.data.parent,
+        previous_parent_key: event.data.previous_parent,
+      }, { collection_key: event.data.key });
+    case 'CollectionDeleted':
+      return envEntry(event.data.env, 'delete', 'collection', event.data.key, { parent_key: event.data.parent, snapshot: event.data.snapshot }, { collection_key: event.data.key });
+    case 'LocaleCreated':
+    case 'LocaleUpdated': {
+      const { env, code, name, is_default } = event.data;
+      return envEntry(env, event.type === 'LocaleCreated' ? 'create' : 'update', 'locale', code, { code, name, is_default }, {});
+    }
+    case 'LocaleDeleted':
+      return envEntry(event.data.env, 'delete', 'locale', event.data.code, { ...event.data.snapshot, snapshot: event.data.snapshot }, {});
     case 'SchemaVersionCreated':
     case 'SchemaVersionPublished': {
       const { env, schema_key, schema_type } = event.data;

@@ -1,6 +1,7 @@
 import type { Position, StoredEvent } from '../commands/ports.js';
 import type { DomainEvent } from '../domain/events.js';
 import type { DeliveryDoc, SearchIndex } from './ports.js';
+import { removedFolders } from './delivery-removals.js';
 import { asDomainEvent } from './read-model-target.js';
 import type { ProjectionTarget } from './runner.js';
 
@@ -57,6 +58,7 @@ export function deliveryTarget(index: SearchIndex): ProjectionTarget {
     async apply(events: readonly StoredEvent[], position: Position) {
       await index.unitOfWork(name, position, async (tx) => {
         for (const stored of events) {
+          for (const { env, folder } of removedFolders(asDomainEvent(stored))) await tx.removeFolder(env, folder);
           for (const change of deliveryChanges(asDomainEvent(stored))) {
             const current = await tx.get(change.env, change.folder, change.key);
             const next = change.apply(current);

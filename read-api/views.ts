@@ -51,3 +51,5 @@ export const apiKeyView = (doc: Doc) => ({
   ...pick(doc, ['key', 'description', 'public_key', 'role', 'created_at']),
   environment: doc.env,
 });
+
+export const localeView = (doc: Doc) => ({ ...pick(doc, ['name', 'code']), environment: doc.env, ...pick(doc, ['is_default', 'created_at']) });

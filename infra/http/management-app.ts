@@ -6,12 +6,14 @@ import { apiKeysWriteRouter } from '../../write-api/api-keys.js';
 import { auditEventsReadRouter, globalEventsReadRouter } from '../../read-api/audit-events.js';
 import { collectionsReadRouter } from '../../read-api/collections.js';
 import { deliveryApisReadRouter } from '../../read-api/delivery-apis.js';
+import { localesReadRouter } from '../../read-api/locales.js';
 import { resourcesReadRouter } from '../../read-api/resources.js';
 import { revisionsReadRouter } from '../../read-api/revisions.js';
 import { schemaReadRouter } from '../../read-api/schema.js';
 import type { WriteDeps } from '../../write-api/deps.js';
 import { collectionsWriteRouter } from '../../write-api/collections.js';
 import { deliveryApisWriteRouter } from '../../write-api/delivery-apis.js';
+import { localesWriteRouter } from '../../write-api/locales.js';
 import { resourcesWriteRouter } from '../../write-api/resources.js';
 import { revisionsWriteRouter } from '../../write-api/revisions.js';
 import { schemaWriteRouter } from '../../write-api/schema.js';
@@ -47,6 +49,8 @@ export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; 
     revisionsWriteRouter(deps),
     apiKeysReadRouter(deps),
     apiKeysWriteRouter(deps),
+    localesReadRouter(deps),
+    localesWriteRouter(deps),
   ]) {
     env.use(router);
   }

@@ -10,7 +10,7 @@ import { collectionOf, type Collection } from './resources.js';
 import { streams } from './streams.js';
 
 /** `auto_remove_revisions` of the collection: how many revisions each resource keeps (null: all). */
-export const revisionsToKeep = (node: Collection): number | null => (node as { auto_remove_revisions?: number | null }).auto_remove_revisions ?? null;
+export const revisionsToKeep = (node: Collection): number | null => node.auto_remove_revisions;
 
 /** The payload of a revision of an existing resource, from the resource stream (404 when either is missing). */
 async function payloadOf(bus: CommandBus, folder: string, key: string, revision: string): Promise<Record<string, unknown>> {

@@ -1,4 +1,4 @@
-import type { ReadModelProjection } from './read-model-target.js';
+import type { BulkRemoval, ReadModelProjection } from './read-model-target.js';
 import { patch, put, remove } from './read-model-target.js';
 
 /**
@@ -7,6 +7,8 @@ import { patch, put, remove } from './read-model-target.js';
  * created_at, published_at, unpublished_at}`. Deleted revisions (and every revision of a
  * deleted resource) are removed. It runs as its own consumer (infra/service.ts), so a
  * payload can lag behind the resource that points at it: `data/` answers 202 meanwhile.
+ * A deleted collection takes its revisions with it here, in the same consumer, so a
+ * lagging batch cannot write them back after the removal.
  */
 export const revisionsProjection: ReadModelProjection = {
   indexes: { revisions: [['resource', 'number'], ['folder', 'status']] },
@@ -26,4 +28,5 @@ export const revisionsProjection: ReadModelProjection = {
         return [];
     }
   },
+  removals: (event): BulkRemoval[] => (event.type === 'CollectionDeleted' ? [{ collection: 'revisions', where: { folder: event.data.key } }] : []),
 };

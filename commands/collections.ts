@@ -1,6 +1,8 @@
 import { collections } from '../domain/collections/decider.js';
+import type { CollectionChanges } from '../domain/collections/update.js';
 import type { CommandBus, Handled } from './command-bus.js';
 import { planLimits, type CommandContext } from './context.js';
+import { dropDeletedConnections } from './delivery-apis.js';
 import { newKey } from './keys.js';
 import { streams } from './streams.js';
 
@@ -21,6 +23,21 @@ export async function createCollection(bus: CommandBus, ctx: CommandContext, inp
     data: { ...input, env: ctx.env, key, created_at: ctx.now, quota: limits.collections },
   }, ctx.metadata);
   return { ...handled, key };
+}
+
+/** Renames, re-aliases, moves or re-configures a collection. */
+export function updateCollection(bus: CommandBus, ctx: CommandContext, key: string, changes: CollectionChanges): Promise<Handled<unknown, unknown>> {
+  return bus.handle(collections, streams.collections(ctx.env), { type: 'UpdateCollection', data: { env: ctx.env, key, changes } }, ctx.metadata);
+}
+
+/**
+ * Deletes a collection with its subtree, then ends the delivery connections of the deleted
+ * collections on the delivery-API stream. The returned position covers both appends.
+ */
+export async function deleteCollection(bus: CommandBus, ctx: CommandContext, key: string): Promise<Handled<unknown, unknown>> {
+  const deleted = await bus.handle(collections, streams.collections(ctx.env), { type: 'DeleteCollection', data: { env: ctx.env, key } }, ctx.metadata);
+  const swept = await dropDeletedConnections(bus, ctx);
+  return swept.position > deleted.position ? { ...deleted, position: swept.position } : deleted;
 }
 
 /** Whether a collection exists in an environment, from its owning stream. */

@@ -1,6 +1,6 @@
 import { collections } from '../domain/collections/decider.js';
 import { strictChain, strictDependents } from '../domain/collections/tree.js';
-import { deliveryApis, type CollectionFacts } from '../domain/delivery-apis/decider.js';
+import { deliveryApis, type CollectionFacts, type DropConnections } from '../domain/delivery-apis/decider.js';
 import type { ApiFields, ConnectionFields } from '../domain/delivery-apis/events.js';
 import type { CommandBus, Handled } from './command-bus.js';
 import { planLimits, type CommandContext } from './context.js';
@@ -37,7 +37,22 @@ export const deleteApi = (bus: CommandBus, ctx: CommandContext, key: string): Pr
 
 export async function connectCollection(bus: CommandBus, ctx: CommandContext, api: string, input: ConnectionInput): Promise<Result> {
   const collection = await facts(bus, ctx.env, input.folder);
-  return handle(bus, ctx, { type: 'ConnectCollection', data: { ...input, env: ctx.env, api, created_at: ctx.now, collection } });
+  const connected = await handle(bus, ctx, { type: 'ConnectCollection', data: { ...input, env: ctx.env, api, created_at: ctx.now, collection } });
+  // A collection deleted since the facts were read: its delete's sweep may have run before this append.
+  await dropDeletedConnections(bus, ctx);
+  return connected;
+}
+
+/**
+ * Ends the connections to collections that are no longer in the collection tree. Run after a
+ * collection delete and after a connect: whichever of the two appends last sees the other.
+ */
+export function dropDeletedConnections(bus: CommandBus, ctx: CommandContext): Promise<Result> {
+  return bus.handle(deliveryApis, streams.deliveryApis(ctx.env), async (state): Promise<DropConnections> => {
+    const { state: tree } = await bus.load(collections, streams.collections(ctx.env));
+    const folders = new Set(Object.values(state.apis).flatMap((api) => Object.keys(api.connections)).filter((folder) => !tree.byKey[folder]));
+    return { type: 'DropConnections', data: { env: ctx.env, folders: [...folders] } };
+  }, ctx.metadata);
 }
 
 export async function updateConnection(bus: CommandBus, ctx: CommandContext, api: string, folder: string, changes: ConnectionChanges): Promise<Result> {

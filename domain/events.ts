@@ -2,6 +2,7 @@ import type { ApiKeysEvent } from './api-keys/decider.js';
 import type { CollectionsEvent } from './collections/events.js';
 import type { ComponentsEvent } from './components/events.js';
 import type { DeliveryApisEvent } from './delivery-apis/events.js';
+import type { LocalesEvent } from './locales/events.js';
 import type { ExternalIdEvent } from './external-id/decider.js';
 import type { EnvironmentEvent } from './environment/decider.js';
 import type { OrganizationEvent } from './organization/decider.js';
@@ -22,4 +23,5 @@ export type DomainEvent =
   | DeliveryApisEvent
   | ResourceEvent
   | ApiKeysEvent
-  | ExternalIdEvent;
+  | ExternalIdEvent
+  | LocalesEvent;

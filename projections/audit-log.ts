@@ -1,6 +1,7 @@
 import type { StoredEvent } from '../commands/ports.js';
 import type { DomainEvent } from '../domain/events.js';
 import type { SchemaVersionDeleted, SchemaVersionUpdated } from '../domain/schema/events.js';
+import { resourceEntry } from './audit-resources.js';
 import type { ReadModelProjection } from './read-model-target.js';
 import { put } from './read-model-target.js';
 
@@ -10,7 +11,7 @@ import { put } from './read-model-target.js';
  * (a field of a draft version) write no entry.
  */
 
-type Entry = {
+export type Entry = {
   readonly scope: 'environment' | 'global';
   readonly env: string | null;
   readonly event_type: 'create' | 'update' | 'delete';
@@ -28,7 +29,7 @@ type Entry = {
   };
 };
 
-function envEntry(
+export function envEntry(
   env: string,
   eventType: Entry['event_type'],
   entityType: string,
@@ -93,6 +94,20 @@ function entryFor(event: DomainEvent): Entry | null {
       return envEntry(event.data.env, 'update', 'component', event.data.key, null, { schema_key: event.data.key });
     case 'ComponentDeleted':
       return envEntry(event.data.env, 'delete', 'component', event.data.key, { snapshot: event.data.snapshot }, { schema_key: event.data.key });
+    case 'CollectionUpdated':
+      return envEntry(event.data.env, 'update', 'collection', event.data.key, {
+        parent_key: event.data.parent,
+        previous_parent_key: event.data.previous_parent,
+      }, { collection_key: event.data.key });
+    case 'CollectionDeleted':
+      return envEntry(event.data.env, 'delete', 'collection', event.data.key, { parent_key: event.data.parent, snapshot: event.data.snapshot }, { collection_key: event.data.key });
+    case 'LocaleCreated':
+    case 'LocaleUpdated': {
+      const { env, code, name, is_default } = event.data;
+      return envEntry(env, event.type === 'LocaleCreated' ? 'create' : 'update', 'locale', code, { code, name, is_default }, {});
+    }
+    case 'LocaleDeleted':
+      return envEntry(event.data.env, 'delete', 'locale', event.data.code, { ...event.data.snapshot, snapshot: event.data.snapshot }, {});
     case 'SchemaVersionCreated':
     case 'SchemaVersionPublished': {
       const { env, schema_key, schema_type } = event.data;
@@ -143,6 +158,11 @@ function entryFor(event: DomainEvent): Entry | null {
       return envEntry(event.data.env, 'update', 'resource', event.data.key, { folder_key: event.data.folder }, { collection_key: event.data.folder, resource_key: event.data.key });
     case 'RevisionCreated':
       return envEntry(event.data.env, 'create', 'revision', event.data.key, { folder_key: event.data.folder, resource_key: event.data.resource }, { collection_key: event.data.folder, resource_key: event.data.resource });
+    case 'RevisionPublished':
+    case 'RevisionUnpublished':
+    case 'RevisionDeleted':
+    case 'ResourceDeleted':
+      return resourceEntry(event);
   }
 }
 

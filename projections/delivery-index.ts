@@ -1,6 +1,7 @@
 import type { Position, StoredEvent } from '../commands/ports.js';
 import type { DomainEvent } from '../domain/events.js';
 import type { DeliveryDoc, SearchIndex } from './ports.js';
+import { removedFolders } from './delivery-removals.js';
 import { asDomainEvent } from './read-model-target.js';
 import type { ProjectionTarget } from './runner.js';
 
@@ -31,6 +32,19 @@ export function deliveryChanges(event: DomainEvent): readonly DeliveryChange[] {
         },
       ];
     }
+    case 'RevisionPublished': {
+      const { env, folder, resource, data, published_at } = event.data;
+      return [{ env, folder, key: resource, apply: (current) => (current ? { ...current, data, updated_at: published_at } : null) }];
+    }
+    case 'RevisionUnpublished': {
+      const { env, folder, resource, unpublished_at } = event.data;
+      return [{ env, folder, key: resource, apply: (current) => (current ? { ...current, data: null, updated_at: unpublished_at } : null) }];
+    }
+    case 'ResourceDeleted': {
+      const { env, folder, key } = event.data;
+      // Removing the document removes its stored vectors with it.
+      return [{ env, folder, key, apply: () => null }];
+    }
     default:
       return [];
   }
@@ -44,6 +58,7 @@ export function deliveryTarget(index: SearchIndex): ProjectionTarget {
     async apply(events: readonly StoredEvent[], position: Position) {
       await index.unitOfWork(name, position, async (tx) => {
         for (const stored of events) {
+          for (const { env, folder } of removedFolders(asDomainEvent(stored))) await tx.removeFolder(env, folder);
           for (const change of deliveryChanges(asDomainEvent(stored))) {
             const current = await tx.get(change.env, change.folder, change.key);
             const next = change.apply(current);

@@ -96,6 +96,8 @@ export interface SearchIndexTx {
   get(env: string, folder: string, key: string): Promise<DeliveryDoc | null>;
   index(doc: DeliveryDoc): Promise<void>;
   remove(env: string, folder: string, key: string): Promise<void>;
+  /** Removes every document of a collection (the collection was deleted). */
+  removeFolder(env: string, folder: string): Promise<void>;
 }
 
 export interface SearchIndex {

@@ -1,6 +1,6 @@
 import type { Position, StoredEvent } from '../commands/ports.js';
 import type { DomainEvent } from '../domain/events.js';
-import type { Doc, ReadStore } from './ports.js';
+import type { Doc, Filter, ReadStore } from './ports.js';
 import type { ProjectionTarget } from './runner.js';
 
 /** One document a projection changes for an event; `apply` returns the new document, or null to delete it. */
@@ -10,9 +10,14 @@ export type DocChange = {
   readonly apply: (current: Doc | null) => Doc | null;
 };
 
+/** Every document of `collection` matching `where` is deleted (a cascade, e.g. a deleted collection's resources). */
+export type BulkRemoval = { readonly collection: string; readonly where: Filter };
+
 /** A read model: pure functions from an event to the document changes it makes. */
 export type ReadModelProjection = {
   readonly changes: (event: DomainEvent, stored: StoredEvent) => readonly DocChange[];
+  /** Deletions by filter; documents written at or after the event's position are kept. */
+  readonly removals?: (event: DomainEvent) => readonly BulkRemoval[];
   /** Index declarations: collection → field lists. */
   readonly indexes?: Readonly<Record<string, readonly (readonly string[])[]>>;
 };
@@ -24,8 +29,11 @@ export const asDomainEvent = (event: StoredEvent): DomainEvent => ({ type: event
  * the last event applied to it (`_position`), and an event at or before it is skipped,
  * so a replayed batch changes nothing.
  */
-export function readModelTarget(store: ReadStore, projections: readonly ReadModelProjection[]): ProjectionTarget & { prepare(): Promise<void> } {
-  const name = 'read-models';
+export function readModelTarget(
+  store: ReadStore,
+  projections: readonly ReadModelProjection[],
+  name = 'read-models',
+): ProjectionTarget & { prepare(): Promise<void> } {
   return {
     name,
     async prepare() {
@@ -48,6 +56,9 @@ export function readModelTarget(store: ReadStore, projections: readonly ReadMode
               const next = change.apply(current);
               if (next === null) await collection.delete(change.id);
               else await collection.upsert({ ...next, _id: change.id, _position: stored.position });
+            }
+            for (const removal of projection.removals?.(event) ?? []) {
+              await tx.collection(removal.collection).deleteMany({ $and: [removal.where, { _position: { $lt: stored.position } }] });
             }
           }
         }

@@ -8,7 +8,6 @@ import { queryEnum, queryString, param } from './query.js';
 import { TREE_MODES, treeFilter } from './tree.js';
 import { collectionView } from './views.js';
 
-
 /** Collections: the tree (or a subtree around `key`) and single lookups by key or path. */
 export function collectionsReadRouter({ readStore }: ReadDeps): Router {
   const router = Router({ mergeParams: true });
@@ -37,7 +36,8 @@ export function collectionsReadRouter({ readStore }: ReadDeps): Router {
     const path = queryString(req.query, 'path');
     if (key !== undefined) return res.json(collectionView(await findCollection(readStore, env, key)));
     if (path === undefined) throw new DomainError('validation_error', 'Give key or path.', { key: ['key or path is required'] });
-    const [doc] = await collections().find({ env, path: path.replace(/\//g, '.') }, { limit: 1 });
+    const dotted = path.replace(/\//g, '.').replace(/^\.+|\.+$/g, '');
+    const [doc] = await collections().find({ env, path: dotted }, { limit: 1 });
     if (!doc) throw new DomainError('collection_not_found', 'Collection not found.');
     return res.json(collectionView(doc));
   });

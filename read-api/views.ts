@@ -46,6 +46,9 @@ export const connectionView = (doc: Doc) =>
 export const resourceView = (doc: Doc) =>
   pick(doc, ['key', 'name', 'folder', 'content_type', 'external_id', 'created_at', 'resource_owner', 'current_revision', 'vectors_size']);
 
+export const revisionView = (doc: Doc) =>
+  pick(doc, ['key', 'resource', 'schema_version', 'number', 'size', 'status', 'is_valid', 'created_at', 'published_at', 'unpublished_at']);
+
 export const auditView = (doc: Doc) =>
   pick(doc, ['key', 'timestamp', 'event_type', 'entity_type', 'entity_key', 'actor_type', 'actor', 'ip_address', 'referer', 'metadata']);
 
@@ -54,3 +57,5 @@ export const apiKeyView = (doc: Doc) => ({
   ...pick(doc, ['key', 'description', 'public_key', 'role', 'created_at']),
   environment: doc.env,
 });
+
+export const localeView = (doc: Doc) => ({ ...pick(doc, ['name', 'code']), environment: doc.env, ...pick(doc, ['is_default', 'created_at']) });

@@ -1,7 +1,9 @@
-import { Router } from 'express';
-import { createCollection } from '../commands/collections.js';
+import { Router, type Request } from 'express';
+import { createCollection, deleteCollection, updateCollection } from '../commands/collections.js';
 import type { CollectionFields } from '../domain/collections/events.js';
-import { param } from '../read-api/query.js';
+import type { CollectionChanges } from '../domain/collections/update.js';
+import { DomainError } from '../domain/errors.js';
+import { queryString } from '../read-api/query.js';
 import { collectionView } from '../read-api/views.js';
 import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
@@ -18,41 +20,84 @@ type Body = {
   content_type: 'document';
 };
 
-const autoRemove = { anyOf: [{ type: 'integer', minimum: 5, maximum: 100 }, { type: 'null' }], default: null };
+const autoRemove = { anyOf: [{ type: 'integer', minimum: 5, maximum: 100 }, { type: 'null' }] };
 
-const body = validator<Body>({
+const properties = {
+  name: { type: 'string', minLength: 1, maxLength: 255 },
+  alias: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$' },
+  parent: { type: ['string', 'null'] },
+  strict_reference: { type: 'boolean' },
+  auto_remove_revisions: autoRemove,
+  auto_remove_schema_versions: autoRemove,
+  content_type: { type: 'string', enum: ['document'] },
+};
+
+const createBody = validator<Body>({
   type: 'object',
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 255 },
-    alias: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9][A-Za-z0-9_-]*$' },
-    parent: { type: ['string', 'null'], default: null },
-    strict_reference: { type: 'boolean', default: false },
-    auto_remove_revisions: autoRemove,
-    auto_remove_schema_versions: autoRemove,
-    content_type: { type: 'string', enum: ['document'], default: 'document' },
+    ...properties,
+    parent: { ...properties.parent, default: null },
+    strict_reference: { ...properties.strict_reference, default: false },
+    auto_remove_revisions: { ...autoRemove, default: null },
+    auto_remove_schema_versions: { ...autoRemove, default: null },
+    content_type: { ...properties.content_type, default: 'document' },
   },
   required: ['name', 'alias'],
   additionalProperties: false,
 });
 
-/** Creates collections. */
+/** PUT: any of the writable fields; the ones left out keep their values (docs/decisions/0011). */
+const updateBody = validator<Partial<Body>>({ type: 'object', properties, minProperties: 1, additionalProperties: false });
+
+const ITEM = ['/collections/tree/collection/', '/folders/tree/folder/'];
+
+/** The `?key=` an item path needs, else 422. */
+function keyOf(req: Request): string {
+  const key = queryString(req.query, 'key');
+  if (key === undefined || key === '') throw new DomainError('validation_error', 'Give the collection key.', { key: ['is required'] });
+  return key;
+}
+
+/** Creates, updates and deletes collections. */
 export function collectionsWriteRouter(deps: WriteDeps): Router {
   const router = Router({ mergeParams: true });
+  const readView = async (env: string, key: string) => {
+    const doc = await deps.readStore.collection('collections').get(key);
+    return doc && doc.env === env ? collectionView(doc) : null;
+  };
 
   router.post(['/collections/tree/', '/folders/tree/'], async (req, res) => {
-    const { content_type: _contentType, ...input } = body(req.body);
+    const { content_type: _contentType, ...input } = createBody(req.body);
     const ctx = commandContext(req, res);
     const created = await createCollection(deps.bus, ctx, input);
     const event = created.events[0] as { data: CollectionFields };
     await respondAfterWrite(deps, res, {
       position: created.position,
       status: 201,
-      read: async () => {
-        const doc = await deps.readStore.collection('collections').get(created.key);
-        return doc && doc.env === param(req, 'env') ? collectionView(doc) : null;
-      },
+      read: () => readView(ctx.env, created.key),
       fallback: () => collectionView({ _id: created.key, ...event.data }),
     });
+  });
+
+  router.put(ITEM, async (req, res) => {
+    const key = keyOf(req);
+    const { content_type: _contentType, ...changes } = updateBody(req.body);
+    const ctx = commandContext(req, res);
+    const updated = await updateCollection(deps.bus, ctx, key, changes satisfies CollectionChanges);
+    const event = updated.events[0] as { data: Record<string, unknown> } | undefined;
+    await respondAfterWrite(deps, res, {
+      position: updated.position,
+      status: 200,
+      read: () => readView(ctx.env, key),
+      fallback: () => collectionView({ _id: key, ...event?.data, content_type: 'document' }),
+    });
+  });
+
+  router.delete(ITEM, async (req, res) => {
+    const key = keyOf(req);
+    const deleted = await deleteCollection(deps.bus, commandContext(req, res), key);
+    await deps.projections.waitFor(deleted.position, deps.waitTimeoutMs);
+    res.status(204).end();
   });
 
   return router;

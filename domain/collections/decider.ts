@@ -1,7 +1,9 @@
 import type { Decider, Message } from '../decider.js';
 import { DomainError, notFound } from '../errors.js';
 import { CEILINGS, planLimitExceeded } from '../plan.js';
+import { deleteCollection, type DeleteCollection } from './delete.js';
 import type { CollectionFields, CollectionsEvent } from './events.js';
+import { updateCollection, type UpdateCollection } from './update.js';
 
 /** The collection tree of one environment: owns alias uniqueness, nesting rules and the quota. */
 
@@ -9,7 +11,9 @@ export type CreateCollection = Message<
   'CreateCollection',
   Omit<CollectionFields, 'path' | 'content_type'> & { readonly quota: number }
 >;
-export type CollectionsCommand = CreateCollection;
+export type { DeleteCollection } from './delete.js';
+export type { UpdateCollection } from './update.js';
+export type CollectionsCommand = CreateCollection | UpdateCollection | DeleteCollection;
 
 export type CollectionNode = Pick<
   CollectionFields,
@@ -18,15 +22,18 @@ export type CollectionNode = Pick<
 
 export type CollectionsState = { readonly byKey: Readonly<Record<string, CollectionNode>>; readonly count: number };
 
+/** 422 validation_error when a collection other than `except` under `parent` uses `alias`. */
+export function aliasFree(state: CollectionsState, parent: string | null, alias: string, except: string | null): void {
+  const taken = Object.values(state.byKey).some((c) => c.parent === parent && c.alias === alias && c.key !== except);
+  if (taken) throw new DomainError('validation_error', 'The alias is already used by a sibling collection.', { alias: ['must be unique among siblings'] });
+}
+
 function create(command: CreateCollection, state: CollectionsState): CollectionsEvent[] {
   const { quota, ...input } = command.data;
   if (state.byKey[input.key]) throw new DomainError('validation_error', 'The collection key exists already.');
   const parent = input.parent === null ? null : state.byKey[input.parent];
   if (parent === undefined) throw notFound('collection_not_found', 'Parent collection');
-  const siblings = Object.values(state.byKey).filter((c) => c.parent === input.parent);
-  if (siblings.some((c) => c.alias === input.alias)) {
-    throw new DomainError('validation_error', 'The alias is already used by a sibling collection.', { alias: ['must be unique among siblings'] });
-  }
+  aliasFree(state, input.parent, input.alias, null);
   if (input.strict_reference && parent === null) {
     throw new DomainError('validation_error', 'Only a nested collection can use strict references.', { strict_reference: ['requires a parent'] });
   }
@@ -39,21 +46,42 @@ function create(command: CreateCollection, state: CollectionsState): Collections
   return [{ type: 'CollectionCreated', data: { ...input, path, content_type: 'document' } }];
 }
 
+function evolve(state: CollectionsState, event: CollectionsEvent): CollectionsState {
+  switch (event.type) {
+    case 'CollectionCreated': {
+      const { key, alias, parent, path, strict_reference, name, auto_remove_revisions, auto_remove_schema_versions } = event.data;
+      const node: CollectionNode = { key, alias, parent, path, strict_reference, name, auto_remove_revisions, auto_remove_schema_versions };
+      return { byKey: { ...state.byKey, [key]: node }, count: state.count + 1 };
+    }
+    case 'CollectionUpdated': {
+      const { key, alias, parent, path, strict_reference, name, auto_remove_revisions, auto_remove_schema_versions, descendants } = event.data;
+      const byKey: Record<string, CollectionNode> = { ...state.byKey };
+      byKey[key] = { key, alias, parent, path, strict_reference, name, auto_remove_revisions, auto_remove_schema_versions };
+      for (const moved of descendants) {
+        const node = byKey[moved.key];
+        if (node) byKey[moved.key] = { ...node, path: moved.path };
+      }
+      return { ...state, byKey };
+    }
+    case 'CollectionDeleted': {
+      if (!state.byKey[event.data.key]) return state;
+      const { [event.data.key]: _gone, ...byKey } = state.byKey;
+      return { byKey, count: state.count - 1 };
+    }
+  }
+}
+
 export const collections: Decider<CollectionsState, CollectionsCommand, CollectionsEvent> = {
   initialState: () => ({ byKey: {}, count: 0 }),
-  evolve: (state, event) => {
-    switch (event.type) {
-      case 'CollectionCreated': {
-        const { key, alias, parent, path, strict_reference, name, auto_remove_revisions, auto_remove_schema_versions } = event.data;
-        const node: CollectionNode = { key, alias, parent, path, strict_reference, name, auto_remove_revisions, auto_remove_schema_versions };
-        return { byKey: { ...state.byKey, [key]: node }, count: state.count + 1 };
-      }
-    }
-  },
+  evolve,
   decide: (command, state) => {
     switch (command.type) {
       case 'CreateCollection':
         return create(command, state);
+      case 'UpdateCollection':
+        return updateCollection(command, state);
+      case 'DeleteCollection':
+        return deleteCollection(command, state);
     }
   },
 };

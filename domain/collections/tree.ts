@@ -1,4 +1,4 @@
-import type { CollectionsState } from './decider.js';
+import type { CollectionNode, CollectionsState } from './decider.js';
 
 /**
  * The key-bearing ancestors (root first) a strict-reference collection's nested route runs
@@ -18,3 +18,19 @@ export function strictChain(state: CollectionsState, key: string): string[] {
 export function strictDependents(state: CollectionsState, key: string): string[] {
   return Object.keys(state.byKey).filter((other) => other !== key && strictChain(state, other).includes(key));
 }
+
+/** Whether `key` is `ancestor` or lies below it. */
+export function isWithin(state: CollectionsState, key: string, ancestor: string): boolean {
+  for (let node = state.byKey[key]; node; node = node.parent === null ? undefined : state.byKey[node.parent]) {
+    if (node.key === ancestor) return true;
+  }
+  return false;
+}
+
+/** Every collection below `key` (children, their children, ...). */
+export function descendantsOf(state: CollectionsState, key: string): CollectionNode[] {
+  return Object.values(state.byKey).filter((node) => node.key !== key && isWithin(state, node.key, key));
+}
+
+/** How deep a collection sits: 1 for a root. */
+export const depthOf = (node: CollectionNode): number => node.path.split('.').length;

@@ -33,7 +33,9 @@ export type DisconnectCollection = Message<
   'DisconnectCollection',
   { readonly env: string; readonly api: string; readonly folder: string; readonly collection: CollectionFacts }
 >;
-export type DeliveryApisCommand = CreateApi | UpdateApi | DeleteApi | ConnectCollection | UpdateConnection | DisconnectCollection;
+/** Ends every connection to the named collections, which no longer exist (docs/decisions/0012). */
+export type DropConnections = Message<'DropConnections', { readonly env: string; readonly folders: readonly string[] }>;
+export type DeliveryApisCommand = CreateApi | UpdateApi | DeleteApi | ConnectCollection | UpdateConnection | DisconnectCollection | DropConnections;
 
 export type ApiState = ApiFields & { readonly connections: Readonly<Record<string, ConnectionFields>> };
 
@@ -100,7 +102,7 @@ function connect({ data }: ConnectCollection, state: DeliveryApisState): Deliver
 function updateConnection({ data }: UpdateConnection, state: DeliveryApisState): DeliveryApisEvent[] {
   const api = apiOf(state, data.api);
   const current = api.connections[data.folder];
-  if (!current) throw notFound('collection_not_found', 'Connected collection');
+  if (!current || !data.collection.exists) throw notFound('collection_not_found', 'Connected collection');
   const next: ConnectionFields = { ...current, ...data.changes };
   const cleared = next.unscoped_levels.length === 0 ? { ...next, unscoped_ancestors: [] } : next;
   checkUnscoped(cleared, data.collection.strictChain);
@@ -117,6 +119,15 @@ function disconnect({ data }: DisconnectCollection, state: DeliveryApisState): D
     });
   }
   return [{ type: 'CollectionDisconnected', data: { env: data.env, api: data.api, folder: data.folder } }];
+}
+
+function dropConnections({ data }: DropConnections, state: DeliveryApisState): DeliveryApisEvent[] {
+  const gone = new Set(data.folders);
+  return Object.values(state.apis).flatMap((api) =>
+    Object.keys(api.connections)
+      .filter((folder) => gone.has(folder))
+      .map((folder): DeliveryApisEvent => ({ type: 'CollectionDisconnected', data: { env: data.env, api: api.key, folder } })),
+  );
 }
 
 function evolve(state: DeliveryApisState, event: DeliveryApisEvent): DeliveryApisState {
@@ -165,6 +176,8 @@ export const deliveryApis: Decider<DeliveryApisState, DeliveryApisCommand, Deliv
         return updateConnection(command, state);
       case 'DisconnectCollection':
         return disconnect(command, state);
+      case 'DropConnections':
+        return dropConnections(command, state);
     }
   },
 };

@@ -14,15 +14,26 @@ export type OpenSearchIndexOptions = {
 /** Writes of one unit of work by document id: the document to index, or null to delete it. */
 type Pending = Map<string, DeliveryDoc | null>;
 
+/** Collections whose documents are all removed (by query, before the bulk write), as `[env, folder]`. */
+type Cleared = Map<string, readonly [string, string]>;
+
 class BufferedWriter implements SearchIndexTx {
   constructor(
     private readonly pending: Pending,
     private readonly fetch: (id: string) => Promise<DeliveryDoc | null>,
+    private readonly cleared: Cleared = new Map(),
   ) {}
 
   async get(env: string, folder: string, key: string): Promise<DeliveryDoc | null> {
     const id = docId(env, folder, key);
-    return this.pending.has(id) ? (this.pending.get(id) ?? null) : this.fetch(id);
+    if (this.pending.has(id)) return this.pending.get(id) ?? null;
+    return this.cleared.has(docId(env, folder, '')) ? null : this.fetch(id);
+  }
+
+  async removeFolder(env: string, folder: string): Promise<void> {
+    const prefix = docId(env, folder, '');
+    this.cleared.set(prefix, [env, folder]);
+    for (const id of this.pending.keys()) if (id.startsWith(prefix)) this.pending.set(id, null);
   }
 
   async index(doc: DeliveryDoc): Promise<void> {
@@ -130,7 +141,16 @@ export class OpenSearchSearchIndex implements SearchIndex {
     await this.mutex.run(async () => {
       await this.ensure();
       const pending: Pending = new Map();
-      await work(new BufferedWriter(pending, this.fetch));
+      const cleared: Cleared = new Map();
+      await work(new BufferedWriter(pending, this.fetch, cleared));
+      for (const [env, folder] of cleared.values()) {
+        await this.client.deleteByQuery({
+          index: this.docs,
+          refresh: true,
+          conflicts: 'proceed',
+          body: { query: { bool: { filter: [{ term: { env } }, { term: { folder } }] } } },
+        });
+      }
       await this.flush(pending);
       const checkpoint: Checkpoint = { position };
       await this.client.index({ index: this.checkpoints, id: consumer, body: checkpoint });

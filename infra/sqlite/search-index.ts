@@ -54,6 +54,7 @@ function statements(db: SqliteDb) {
        RETURNING rowid`,
     ),
     remove: db.prepare<[string, string, string], { rowid: number }>('DELETE FROM docs WHERE env = ? AND folder = ? AND key = ? RETURNING rowid'),
+    removeFolder: db.prepare<[string, string], { rowid: number }>('DELETE FROM docs WHERE env = ? AND folder = ? RETURNING rowid'),
     ftsDelete: db.prepare<[number]>('DELETE FROM docs_fts WHERE rowid = ?'),
     ftsInsert: db.prepare<[number, string]>('INSERT INTO docs_fts (rowid, text) VALUES (?, ?)'),
     vecDelete: db.prepare<[bigint]>('DELETE FROM docs_vec WHERE rowid = ?'),
@@ -95,6 +96,13 @@ class Writer implements SearchIndexTx {
     if (!row) return;
     this.s.ftsDelete.run(row.rowid);
     this.s.vecDelete.run(BigInt(row.rowid));
+  }
+
+  async removeFolder(env: string, folder: string): Promise<void> {
+    for (const row of this.s.removeFolder.all(env, folder)) {
+      this.s.ftsDelete.run(row.rowid);
+      this.s.vecDelete.run(BigInt(row.rowid));
+    }
   }
 }
 

@@ -94,4 +94,6 @@ export const ROUTING_EVENTS: ReadonlySet<string> = new Set([
   'ConnectionUpdated',
   'CollectionDisconnected',
   'CollectionCreated',
+  'CollectionUpdated',
+  'CollectionDeleted',
 ]);

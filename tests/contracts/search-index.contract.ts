@@ -50,6 +50,19 @@ export function searchIndexContract(open: () => Promise<SearchIndex>): void {
     expect(await index.get(env, 'f', 'k001')).to.equal(null);
   });
 
+  it('removes every document of one collection and nothing else', async () => {
+    await put(doc(env, 'f', 1), doc(env, 'f', 2, null), doc(env, 'g', 3));
+    await index.unitOfWork('t', '00000000000000000002', async (tx) => {
+      await tx.index(doc(env, 'f', 4));
+      await tx.removeFolder(env, 'f');
+      expect(await tx.get(env, 'f', 'k001')).to.equal(null);
+      await tx.index(doc(env, 'f', 5));
+    });
+    expect((await index.list(env, 'f', { limit: 10 })).items.map((d) => d.key)).to.deep.equal(['k005']);
+    expect(await index.get(env, 'f', 'k001')).to.equal(null);
+    expect(await index.get(env, 'g', 'k003')).to.not.equal(null);
+  });
+
   it('lists a collection in pages forward and backward with cursors', async () => {
     await put(...[5, 3, 1, 4, 2].map((n) => doc(env, 'f', n)), doc(env, 'g', 9));
     const first = await index.list(env, 'f', { limit: 2 });

@@ -1,0 +1,69 @@
+import { Router } from 'express';
+import { createLocale, deleteLocale, updateLocale, type LocaleInput } from '../commands/locales.js';
+import { DomainError } from '../domain/errors.js';
+import type { LocaleFields } from '../domain/locales/events.js';
+import { localeId } from '../projections/locales.js';
+import { param } from '../read-api/query.js';
+import { localeView } from '../read-api/views.js';
+import { commandContext } from './context.js';
+import type { WriteDeps } from './deps.js';
+import { respondAfterWrite } from './respond.js';
+import { validator } from './validate.js';
+
+const properties = {
+  name: { type: 'string', minLength: 1, maxLength: 100 },
+  /** Letters, or blocks of letters joined by underscores: `en`, `en_US`. */
+  code: { type: 'string', minLength: 1, maxLength: 50, pattern: '^[A-Za-z]+(_[A-Za-z]+)*$' },
+  is_default: { type: 'boolean' },
+};
+
+const createBody = validator<LocaleInput>({
+  type: 'object',
+  properties: { ...properties, is_default: { ...properties.is_default, default: false } },
+  required: ['name', 'code'],
+  additionalProperties: false,
+});
+
+/** PUT: `name` and `is_default`; `code` only echoing the current one (docs/decisions/0013). */
+const updateBody = validator<Partial<LocaleInput>>({ type: 'object', properties, additionalProperties: false });
+
+/** Creates, updates and deletes locales. */
+export function localesWriteRouter(deps: WriteDeps): Router {
+  const router = Router({ mergeParams: true });
+  const answer = async (env: string, code: string, written: { position: string; events: readonly unknown[] }, status: number, res: Parameters<typeof respondAfterWrite>[1]) => {
+    const own = written.events.find((e) => (e as { data: LocaleFields }).data.code === code) as { data: LocaleFields } | undefined;
+    await respondAfterWrite(deps, res, {
+      position: written.position,
+      status,
+      read: async () => {
+        const doc = await deps.readStore.collection('locales').get(localeId(env, code));
+        return doc ? localeView(doc) : null;
+      },
+      fallback: () => localeView({ _id: localeId(env, code), ...own?.data }),
+    });
+  };
+
+  router.post('/locales/', async (req, res) => {
+    const input = createBody(req.body);
+    const ctx = commandContext(req, res);
+    await answer(ctx.env, input.code, await createLocale(deps.bus, ctx, input), 201, res);
+  });
+
+  router.put('/locales/:code/', async (req, res) => {
+    const { code: sent, ...changes } = updateBody(req.body);
+    const code = param(req, 'code');
+    if (sent !== undefined && sent !== code) {
+      throw new DomainError('validation_error', 'A locale code cannot change; create a new locale instead.', { code: ['cannot be changed'] });
+    }
+    const ctx = commandContext(req, res);
+    await answer(ctx.env, code, await updateLocale(deps.bus, ctx, code, changes), 200, res);
+  });
+
+  router.delete('/locales/:code/', async (req, res) => {
+    const deleted = await deleteLocale(deps.bus, commandContext(req, res), param(req, 'code'));
+    await deps.projections.waitFor(deleted.position, deps.waitTimeoutMs);
+    res.status(204).end();
+  });
+
+  return router;
+}

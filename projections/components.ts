@@ -1,4 +1,4 @@
-import type { ReadModelProjection } from './read-model-target.js';
+import type { BulkRemoval, ReadModelProjection } from './read-model-target.js';
 import { patch, put, remove } from './read-model-target.js';
 
 /** Components of each environment; `current_version` follows the publishes of their schema. */
@@ -18,5 +18,14 @@ export const componentsProjection: ReadModelProjection = {
       default:
         return [];
     }
+  },
+  /** A deleted component takes its versions and their fields out of the read models. */
+  removals: (event): BulkRemoval[] => {
+    if (event.type !== 'ComponentDeleted') return [];
+    const schema_key = event.data.key;
+    return [
+      { collection: 'schema_versions', where: { schema_key } },
+      { collection: 'schema_fields', where: { schema_key } },
+    ];
   },
 };

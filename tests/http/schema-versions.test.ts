@@ -106,6 +106,15 @@ describe('schema versions over HTTP: the whole state machine', () => {
       expectError(await s.api('POST', versions('folders/nope'), {}), 404, 'collection_not_found');
       expectError(await s.api('POST', versions('components/nope'), {}), 404, 'component_not_found');
     });
+
+    it('answers 404 when a component key is used in the collection form and the reverse (decision 0024)', async () => {
+      const component = await newComponent();
+      const c = await newCollection();
+      expectError(await s.api('POST', versions(`collections/${component}`), {}), 404, 'collection_not_found');
+      expectError(await s.api('GET', versions(`collections/${component}`)), 404, 'collection_not_found');
+      expectError(await s.api('POST', versions(`components/${c}`), {}), 404, 'component_not_found');
+      expectError(await s.api('GET', versions(`components/${c}`)), 404, 'component_not_found');
+    });
   });
 
   describe('read (GET .../model/versions/ and .../:version/)', () => {

@@ -381,6 +381,23 @@ describe('schema versions over HTTP: the whole state machine', () => {
       ]);
     });
 
+    it('applies a setting changed on the collection at the next publish', async () => {
+      const c = await newCollection();
+      let last = await published(`collections/${c}`);
+      const first = last.key;
+      for (let i = 0; i < 6; i++) last = await published(`collections/${c}`, last.key);
+      expect((await s.api('GET', versions(`collections/${c}`))).body.count).to.equal(7);
+      const put = await s.api('PUT', v1(`/collections/tree/collection/?key=${c}`), { auto_remove_schema_versions: 5 });
+      expect(put.status, JSON.stringify(put.body)).to.equal(200);
+      expect((await s.api('GET', versions(`collections/${c}`))).body.count).to.equal(7);
+      last = await published(`collections/${c}`, last.key);
+      const left = (await s.api('GET', `${versions(`collections/${c}`)}?include_schema=false`)).body;
+      expect(left.count).to.equal(6);
+      expect(left.results.filter((v: Version) => v.archived_at !== null)).to.have.length(5);
+      expect(left.results.map((v: Version) => v.version_number)).to.deep.equal([3, 4, 5, 6, 7, 8]);
+      expectError(await get(`collections/${c}`, first), 404, 'version_not_found');
+    });
+
     it('keeps every archived version when the setting is null', async () => {
       const c = await newCollection();
       let last = await published(`collections/${c}`);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Decider, Message } from '../domain/decider.js';
 import { DomainError } from '../domain/errors.js';
-import { WrongExpectedRevision, type EventMetadata, type EventStore, type Position } from './ports.js';
+import { WrongExpectedRevision, type EventMetadata, type EventStore, type Position, type StoredEvent } from './ports.js';
 
 export type Loaded<S> = { readonly state: S; readonly revision: number };
 
@@ -40,6 +40,11 @@ export class CommandBus {
     }
     this.remember(stream, { decider, state, revision });
     return { state, revision };
+  }
+
+  /** The events of a stream, for facts kept out of aggregate state (revision payloads). */
+  readStream(stream: string): Promise<StoredEvent[]> {
+    return this.store.readStream(stream);
   }
 
   /**

@@ -9,3 +9,6 @@ export function newKey(length = 12): string {
   for (const byte of bytes) key += ALPHABET[byte % ALPHABET.length];
   return key;
 }
+
+/** What newKey() makes with the default length: how a revision key in If-Match is recognised. */
+export const KEY_PATTERN = /^[a-z0-9]{12}$/;

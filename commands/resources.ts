@@ -1,9 +1,9 @@
+import { DomainError, notFound } from '../domain/errors.js';
 import { externalId, type ClaimExternalId } from '../domain/external-id/decider.js';
-import { resource, type CreateResource, type Validation } from '../domain/resource/decider.js';
-import { schema } from '../domain/schema/decider.js';
-import { notFound } from '../domain/errors.js';
+import { resource, type CreateResource, type OwnerCheck } from '../domain/resource/decider.js';
 import type { CommandBus, Handled } from './command-bus.js';
 import { collectionNode } from './collections.js';
+import { payloadSize, validation } from './content-check.js';
 import type { CommandContext } from './context.js';
 import type { DataValidator } from './data-validator.js';
 import { newKey } from './keys.js';
@@ -19,12 +19,32 @@ export type ResourceInput = {
   readonly data: Record<string, unknown>;
 };
 
-/** Validates the payload against the collection's published schema, read from the schema stream. */
-async function validation(bus: CommandBus, validator: DataValidator, folder: string, data: unknown, wanted: boolean): Promise<Validation> {
-  const { state } = await bus.load(schema, streams.schema(folder));
-  if (state.published === null || state.publishedSchema === null) return { schema_version: null, errors: null };
-  if (!wanted) return { schema_version: state.published, errors: null };
-  return { schema_version: state.published, errors: validator.validate(state.published, state.publishedSchema, data) };
+export type Collection = NonNullable<Awaited<ReturnType<typeof collectionNode>>>;
+
+/** The collection of a command, from its owning stream, or 404 collection_not_found. */
+export async function collectionOf(bus: CommandBus, env: string, folder: string): Promise<Collection> {
+  const node = await collectionNode(bus, env, folder);
+  if (!node) throw notFound('collection_not_found', 'Collection');
+  return node;
+}
+
+/** Whether the collection needs a parent resource and whether the named one is a resource of the parent collection. */
+export async function ownerCheck(bus: CommandBus, node: Collection, owner: string | null): Promise<OwnerCheck> {
+  if (!node.strict_reference || owner === null) return { required: node.strict_reference, found: false };
+  const { state: parent } = await bus.load(resource, streams.resource(owner));
+  return { required: true, found: parent.status === 'active' && parent.folder === node.parent };
+}
+
+/**
+ * A child appended after its parent was deleted (the parent's delete and the child's
+ * create raced) is deleted again at once, and the create answers resource_owner_not_found.
+ */
+export async function refuseOrphan(bus: CommandBus, ctx: CommandContext, folder: string, key: string, owner: string | null): Promise<void> {
+  if (owner === null) return;
+  const { state: parent } = await bus.load(resource, streams.resource(owner));
+  if (parent.status !== 'deleted') return;
+  await bus.handle(resource, streams.resource(key), { type: 'DeleteResource', data: { env: ctx.env, folder, key } }, ctx.metadata);
+  throw new DomainError('resource_owner_not_found', 'The parent resource was deleted.');
 }
 
 export async function createResource(
@@ -33,14 +53,7 @@ export async function createResource(
   ctx: CommandContext,
   input: ResourceInput,
 ): Promise<Handled<unknown, unknown> & { key: string }> {
-  const node = await collectionNode(bus, ctx.env, input.folder);
-  if (!node) throw notFound('collection_not_found', 'Collection');
-  const required = node.strict_reference;
-  let found = false;
-  if (required && input.resource_owner !== null) {
-    const { state: parent } = await bus.load(resource, streams.resource(input.resource_owner));
-    found = parent.status === 'active' && parent.folder === node.parent;
-  }
+  const node = await collectionOf(bus, ctx.env, input.folder);
   const { data, mode, validate_data, ...fields } = input;
   const key = newKey();
   const command: CreateResource = {
@@ -54,36 +67,38 @@ export async function createResource(
       validate_data,
       revision: newKey(),
       data,
-      size: Buffer.byteLength(JSON.stringify(data)),
+      size: payloadSize(data),
       validation: await validation(bus, validator, input.folder, data, validate_data),
-      owner: { required, found },
+      owner: await ownerCheck(bus, node, input.resource_owner),
     },
   };
   // Refuse invalid input before anything is claimed: a new resource's decision needs no state.
   resource.decide(command, resource.initialState());
   if (input.external_id !== null) await claimExternalId(bus, ctx, input.folder, input.external_id, key);
   const handled = await bus.handle(resource, streams.resource(key), command, ctx.metadata);
+  await refuseOrphan(bus, ctx, input.folder, key, input.resource_owner);
   return { ...handled, key };
 }
 
 /** Claims an external_id for a resource key through its reservation stream (409 when taken). */
-async function claimExternalId(bus: CommandBus, ctx: CommandContext, folder: string, value: string, owner: string): Promise<void> {
-  await bus.handle(externalId, streams.externalId(folder, value), async (state): Promise<ClaimExternalId> => ({
-    type: 'ClaimExternalId',
-    data: {
-      env: ctx.env,
-      folder,
-      external_id: value,
-      resource: owner,
-      claimed_at: ctx.now,
-      now: ctx.now,
-      ownerExists: state.owner !== null && (await bus.load(resource, streams.resource(state.owner))).state.status !== 'none',
-    },
-  }), ctx.metadata);
+export async function claimExternalId(bus: CommandBus, ctx: CommandContext, folder: string, value: string, owner: string): Promise<void> {
+  await bus.handle(externalId, streams.externalId(folder, value), async (state): Promise<ClaimExternalId> => {
+    const status = state.owner === null ? 'none' : (await bus.load(resource, streams.resource(state.owner))).state.status;
+    return {
+      type: 'ClaimExternalId',
+      data: { env: ctx.env, folder, external_id: value, resource: owner, claimed_at: ctx.now, now: ctx.now, ownerExists: status !== 'none', ownerDeleted: status === 'deleted' },
+    };
+  }, ctx.metadata);
 }
 
 /** Changes the resource's metadata (`name`); null removes the name. */
 export async function updateResourceMetadata(bus: CommandBus, ctx: CommandContext, folder: string, key: string, name: string | null | undefined) {
-  if (!(await collectionNode(bus, ctx.env, folder))) throw notFound('collection_not_found', 'Collection');
+  await collectionOf(bus, ctx.env, folder);
   return bus.handle(resource, streams.resource(key), { type: 'UpdateMetadata', data: { env: ctx.env, folder, key, name } }, ctx.metadata);
+}
+
+/** Deletes one resource with its revisions (descendants are the caller's: see write-api/resource-delete.ts). */
+export async function deleteResource(bus: CommandBus, ctx: CommandContext, folder: string, key: string) {
+  await collectionOf(bus, ctx.env, folder);
+  return bus.handle(resource, streams.resource(key), { type: 'DeleteResource', data: { env: ctx.env, folder, key } }, ctx.metadata);
 }

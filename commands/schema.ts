@@ -1,5 +1,8 @@
 import { schema } from '../domain/schema/decider.js';
+import { candidateSchema, type PublishVersion } from '../domain/schema/versions.js';
 import type { CommandBus, Handled } from './command-bus.js';
+import { collectionNode } from './collections.js';
+import { countCompatibleDrafts, type DraftRevisions } from './compatible-drafts.js';
 import type { CommandContext } from './context.js';
 import { newKey } from './keys.js';
 import type { SchemaRef } from '../domain/schema/events.js';
@@ -23,10 +26,51 @@ export async function createVersion(
   return { ...handled, key };
 }
 
-export async function publishVersion(bus: CommandBus, ctx: CommandContext, ref: SchemaRef, version: string): Promise<Result> {
+/** Changes a draft's name or description; a field left out keeps its value. */
+export async function updateVersion(
+  bus: CommandBus,
+  ctx: CommandContext,
+  ref: SchemaRef,
+  key: string,
+  input: { name?: string; description?: string },
+): Promise<Result> {
   const owner = await schemaOwner(bus, ctx, ref);
-  return bus.handle(schema, streams.schema(ref.key), {
-    type: 'PublishVersion',
-    data: { ...owner, version, published_at: ctx.now },
+  return bus.handle(schema, streams.schema(ref.key), { type: 'UpdateVersion', data: { ...owner, ...input, key } }, ctx.metadata);
+}
+
+export async function deleteVersion(bus: CommandBus, ctx: CommandContext, ref: SchemaRef, key: string): Promise<Result> {
+  const owner = await schemaOwner(bus, ctx, ref);
+  return bus.handle(schema, streams.schema(ref.key), { type: 'DeleteVersion', data: { ...owner, key } }, ctx.metadata);
+}
+
+/**
+ * Publishes a draft. The decider gets two facts from outside the schema stream: how many draft
+ * revisions of the collection the new schema accepts (only counted for `check_valid_drafts`), and
+ * the collection's `auto_remove_schema_versions`.
+ */
+export async function publishVersion(
+  bus: CommandBus,
+  ctx: CommandContext,
+  ref: SchemaRef,
+  version: string,
+  options: { check_valid_drafts: boolean; drafts: DraftRevisions },
+): Promise<Result> {
+  const owner = await schemaOwner(bus, ctx, ref);
+  return bus.handle(schema, streams.schema(ref.key), async (state): Promise<PublishVersion> => {
+    const target = state.versions[version];
+    const publishable = target !== undefined && target.version_number === null && target.fields.length > 0;
+    const counted = options.check_valid_drafts && publishable && ref.type === 'collection';
+    const node = ref.type === 'collection' ? await collectionNode(bus, ctx.env, ref.key) : null;
+    return {
+      type: 'PublishVersion',
+      data: {
+        ...owner,
+        version,
+        published_at: ctx.now,
+        check_valid_drafts: options.check_valid_drafts,
+        compatible_drafts: counted ? await countCompatibleDrafts(options.drafts, ref.key, candidateSchema(target)) : 0,
+        keep_archived: node?.auto_remove_schema_versions ?? null,
+      },
+    };
   }, ctx.metadata);
 }

@@ -8,10 +8,12 @@ import { apiKeysProjection } from '../projections/api-keys.js';
 import { auditLogProjection } from '../projections/audit-log.js';
 import { collectionCascadeProjection } from '../projections/collection-cascade.js';
 import { collectionsProjection } from '../projections/collections.js';
+import { componentsProjection } from '../projections/components.js';
 import { deliveryApisProjection } from '../projections/delivery-apis.js';
 import { deliveryTarget } from '../projections/delivery-index.js';
 import { localesProjection } from '../projections/locales.js';
 import { resourcesProjection } from '../projections/resources.js';
+import { revisionsProjection } from '../projections/revisions.js';
 import { ProjectionRunner, Projections } from '../projections/runner.js';
 import { schemaVersionsProjection } from '../projections/schema-versions.js';
 import { tenancyProjection } from '../projections/tenancy.js';
@@ -28,6 +30,8 @@ export type Service = {
   readonly urls: { readonly base: string; readonly delivery: string };
   readonly bootstrap: BootstrapFile | null;
   readonly bootstrapCreated: boolean;
+  /** The projection runners (pause / resume one by name). */
+  readonly projections: Projections;
   stop(): Promise<void>;
 };
 
@@ -55,6 +59,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const readModels = readModelTarget(readStore, [
     tenancyProjection,
     collectionsProjection,
+    componentsProjection,
     schemaVersionsProjection,
     deliveryApisProjection,
     resourcesProjection,
@@ -64,6 +69,9 @@ export async function startService(config: Config, logger: Logger = createLogger
     localesProjection,
   ]);
   await readModels.prepare();
+  // Revision payloads are written by their own consumer: resource lists do not wait for them.
+  const revisions = readModelTarget(readStore, [revisionsProjection], 'revisions');
+  await revisions.prepare();
   const refreshRouting = async (batch: readonly StoredEvent[]): Promise<void> => {
     const envs = new Set<string>();
     for (const stored of batch) {
@@ -75,6 +83,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   };
   const projections = new Projections([
     new ProjectionRunner(eventStore, readModels, { log, afterBatch: refreshRouting }),
+    new ProjectionRunner(eventStore, revisions, { log }),
     new ProjectionRunner(eventStore, deliveryTarget(searchIndex), { log }),
   ]);
   await projections.start();
@@ -94,6 +103,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     urls,
     bootstrap: file,
     bootstrapCreated: created,
+    projections,
     async stop() {
       await Promise.all(servers.map((s) => new Promise((resolve) => { s.closeAllConnections(); s.close(resolve); })));
       await projections.stop();

@@ -1,5 +1,7 @@
 import type { StoredEvent } from '../commands/ports.js';
 import type { DomainEvent } from '../domain/events.js';
+import type { SchemaVersionDeleted, SchemaVersionUpdated } from '../domain/schema/events.js';
+import { resourceEntry } from './audit-resources.js';
 import type { ReadModelProjection } from './read-model-target.js';
 import { put } from './read-model-target.js';
 
@@ -9,7 +11,7 @@ import { put } from './read-model-target.js';
  * (a field of a draft version) write no entry.
  */
 
-type Entry = {
+export type Entry = {
   readonly scope: 'environment' | 'global';
   readonly env: string | null;
   readonly event_type: 'create' | 'update' | 'delete';
@@ -27,7 +29,7 @@ type Entry = {
   };
 };
 
-function envEntry(
+export function envEntry(
   env: string,
   eventType: Entry['event_type'],
   entityType: string,
@@ -46,6 +48,16 @@ function apiEntry(
   folder: string | null = null,
 ): Entry {
   return envEntry(env, eventType, 'api', api, metadata, { api_key: api, collection_key: folder });
+}
+
+/** version:update of a draft's name or description, and version:delete with its snapshot. */
+function versionEntry(event: SchemaVersionUpdated | SchemaVersionDeleted): Entry {
+  const { env, schema_key, schema_type, key } = event.data;
+  const collection = schema_type === 'collection';
+  const owner = { schema_key: collection ? null : schema_key, schema_type, folder_key: collection ? schema_key : null };
+  const relations = { schema_key, collection_key: collection ? schema_key : null };
+  if (event.type === 'SchemaVersionUpdated') return envEntry(env, 'update', 'version', key, owner, relations);
+  return envEntry(env, 'delete', 'version', key, { ...owner, snapshot: event.data.snapshot }, relations);
 }
 
 function entryFor(event: DomainEvent): Entry | null {
@@ -76,6 +88,12 @@ function entryFor(event: DomainEvent): Entry | null {
       };
     case 'CollectionCreated':
       return envEntry(event.data.env, 'create', 'collection', event.data.key, { parent_key: event.data.parent }, { collection_key: event.data.key });
+    case 'ComponentCreated':
+      return envEntry(event.data.env, 'create', 'component', event.data.key, null, { schema_key: event.data.key });
+    case 'ComponentUpdated':
+      return envEntry(event.data.env, 'update', 'component', event.data.key, null, { schema_key: event.data.key });
+    case 'ComponentDeleted':
+      return envEntry(event.data.env, 'delete', 'component', event.data.key, { snapshot: event.data.snapshot }, { schema_key: event.data.key });
     case 'CollectionUpdated':
       return envEntry(event.data.env, 'update', 'collection', event.data.key, {
         parent_key: event.data.parent,
@@ -106,6 +124,9 @@ function entryFor(event: DomainEvent): Entry | null {
         relations: { schema_key, collection_key: collection ? schema_key : null },
       };
     }
+    case 'SchemaVersionUpdated':
+    case 'SchemaVersionDeleted':
+      return versionEntry(event);
     case 'SchemaFieldCreated':
     case 'ExternalIdClaimed':
       return null;
@@ -137,6 +158,11 @@ function entryFor(event: DomainEvent): Entry | null {
       return envEntry(event.data.env, 'update', 'resource', event.data.key, { folder_key: event.data.folder }, { collection_key: event.data.folder, resource_key: event.data.key });
     case 'RevisionCreated':
       return envEntry(event.data.env, 'create', 'revision', event.data.key, { folder_key: event.data.folder, resource_key: event.data.resource }, { collection_key: event.data.folder, resource_key: event.data.resource });
+    case 'RevisionPublished':
+    case 'RevisionUnpublished':
+    case 'RevisionDeleted':
+    case 'ResourceDeleted':
+      return resourceEntry(event);
   }
 }
 

@@ -1,9 +1,9 @@
 import type { BulkRemoval, ReadModelProjection } from './read-model-target.js';
 
 /**
- * What a deleted collection takes with it from the other read models: its resources and
- * their revisions, its schema versions and fields, and its delivery connections
- * (docs/decisions/0012).
+ * What a deleted collection takes with it from the other read models: its resources, its
+ * schema versions and fields, and its delivery connections (docs/decisions/0012). Its
+ * revisions go in projections/revisions.ts, the consumer that writes them.
  */
 export const collectionCascadeProjection: ReadModelProjection = {
   changes: () => [],
@@ -12,7 +12,6 @@ export const collectionCascadeProjection: ReadModelProjection = {
     const folder = event.data.key;
     return [
       { collection: 'resources', where: { folder } },
-      { collection: 'revisions', where: { folder } },
       { collection: 'schema_versions', where: { schema_key: folder } },
       { collection: 'schema_fields', where: { schema_key: folder } },
       { collection: 'api_connections', where: { folder } },

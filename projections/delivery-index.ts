@@ -32,6 +32,19 @@ export function deliveryChanges(event: DomainEvent): readonly DeliveryChange[] {
         },
       ];
     }
+    case 'RevisionPublished': {
+      const { env, folder, resource, data, published_at } = event.data;
+      return [{ env, folder, key: resource, apply: (current) => (current ? { ...current, data, updated_at: published_at } : null) }];
+    }
+    case 'RevisionUnpublished': {
+      const { env, folder, resource, unpublished_at } = event.data;
+      return [{ env, folder, key: resource, apply: (current) => (current ? { ...current, data: null, updated_at: unpublished_at } : null) }];
+    }
+    case 'ResourceDeleted': {
+      const { env, folder, key } = event.data;
+      // Removing the document removes its stored vectors with it.
+      return [{ env, folder, key, apply: () => null }];
+    }
     default:
       return [];
   }

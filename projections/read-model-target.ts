@@ -29,8 +29,11 @@ export const asDomainEvent = (event: StoredEvent): DomainEvent => ({ type: event
  * the last event applied to it (`_position`), and an event at or before it is skipped,
  * so a replayed batch changes nothing.
  */
-export function readModelTarget(store: ReadStore, projections: readonly ReadModelProjection[]): ProjectionTarget & { prepare(): Promise<void> } {
-  const name = 'read-models';
+export function readModelTarget(
+  store: ReadStore,
+  projections: readonly ReadModelProjection[],
+  name = 'read-models',
+): ProjectionTarget & { prepare(): Promise<void> } {
   return {
     name,
     async prepare() {

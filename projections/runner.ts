@@ -27,6 +27,7 @@ export class ProjectionRunner {
   private subscription: Subscription | null = null;
   private waiters: Waiter[] = [];
   private stopped = false;
+  private paused: { readonly until: Promise<void>; readonly resume: () => void } | null = null;
 
   constructor(
     private readonly store: EventStore,
@@ -78,8 +79,25 @@ export class ProjectionRunner {
     this.follow();
   }
 
+  /** Holds the runner before its next batch until `resume()` (operations, and tests of the read side lagging). */
+  pause(): void {
+    if (this.paused) return;
+    let resume = () => {};
+    const until = new Promise<void>((resolve) => (resume = resolve));
+    this.paused = { until, resume };
+  }
+
+  resume(): void {
+    this.paused?.resume();
+    this.paused = null;
+  }
+
   private async drain(): Promise<void> {
     while (this.queue.length > 0 && !this.stopped) {
+      if (this.paused) {
+        await this.paused.until;
+        continue;
+      }
       const batch = this.queue.slice(0, BATCH);
       const last = batch[batch.length - 1];
       if (!last) break;
@@ -123,6 +141,7 @@ export class ProjectionRunner {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.resume();
     this.subscription?.unsubscribe();
     while (this.draining) await new Promise((resolve) => setTimeout(resolve, 5));
     for (const waiter of this.waiters) {
@@ -137,6 +156,10 @@ export class ProjectionRunner {
 /** All runners together: a write waits until every projection has its event. */
 export class Projections {
   constructor(readonly runners: readonly ProjectionRunner[]) {}
+
+  runner(name: string): ProjectionRunner | undefined {
+    return this.runners.find((r) => r.name === name);
+  }
 
   async start(): Promise<void> {
     await Promise.all(this.runners.map((r) => r.start()));

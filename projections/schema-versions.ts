@@ -1,7 +1,7 @@
 import type { FieldDef } from '../domain/schema/fields.js';
 import type { SchemaOwner } from '../domain/schema/events.js';
 import type { DocChange, ReadModelProjection } from './read-model-target.js';
-import { patch, put } from './read-model-target.js';
+import { patch, put, remove } from './read-model-target.js';
 
 /** Schema versions and their fields. */
 
@@ -28,6 +28,12 @@ export const schemaVersionsProjection: ReadModelProjection = {
         const changes = [patch('schema_versions', version, { version_number, published_at, json_schema })];
         if (archived) changes.push(patch('schema_versions', archived, { archived_at: published_at }));
         return changes;
+      }
+      case 'SchemaVersionUpdated':
+        return [patch('schema_versions', event.data.key, { name: event.data.name, description: event.data.description })];
+      case 'SchemaVersionDeleted': {
+        const { key, field_paths } = event.data;
+        return [remove('schema_versions', key), ...field_paths.map((path) => remove('schema_fields', fieldId(key, path)))];
       }
       default:
         return [];

@@ -37,3 +37,10 @@ export async function findSchemaKey(store: ReadStore, env: string, ref: SchemaRe
   if (!doc || doc.env !== env) throw notFound('component_not_found', 'Component');
   return doc.key as string;
 }
+
+/** A revision of the resource, or 404 revision_not_found. */
+export async function findRevision(store: ReadStore, resource: string, key: string): Promise<Doc> {
+  const doc = await store.collection('revisions').get(key);
+  if (!doc || doc.resource !== resource) throw notFound('revision_not_found', 'Revision');
+  return doc;
+}

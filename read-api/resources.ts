@@ -51,7 +51,9 @@ export function resourcesReadRouter({ readStore }: ReadDeps): Router {
 
   router.get(paths('/:resource/'), async (req, res) => {
     const collection = await findCollection(readStore, param(req, 'env'), param(req, 'collection'));
-    res.json(resourceView(await findResource(readStore, collection.key as string, param(req, 'resource'))));
+    const doc = await findResource(readStore, collection.key as string, param(req, 'resource'));
+    if (typeof doc.current_revision === 'string') res.set('ETag', `"${doc.current_revision}"`);
+    res.json(resourceView(doc));
   });
 
   router.get(paths('/:resource/data/'), async (req, res) => {

@@ -8,6 +8,12 @@ const pick = (doc: Doc, fields: readonly string[]): Record<string, unknown> =>
 export const collectionView = (doc: Doc) =>
   pick(doc, ['key', 'name', 'alias', 'path', 'parent', 'content_type', 'strict_reference', 'auto_remove_revisions', 'auto_remove_schema_versions', 'created_at']);
 
+export const componentView = (doc: Doc) => ({
+  ...pick(doc, ['key', 'name', 'description']),
+  environment: doc.env,
+  ...pick(doc, ['content_type', 'created_at', 'current_version']),
+});
+
 export const versionView = (doc: Doc, includeSchema = true) => {
   const view = pick(doc, ['key', 'version_number', 'name', 'description', 'created_at', 'published_at', 'archived_at']);
   if (includeSchema) view.json_schema = doc.json_schema ?? null;
@@ -39,6 +45,9 @@ export const connectionView = (doc: Doc) =>
 
 export const resourceView = (doc: Doc) =>
   pick(doc, ['key', 'name', 'folder', 'content_type', 'external_id', 'created_at', 'resource_owner', 'current_revision', 'vectors_size']);
+
+export const revisionView = (doc: Doc) =>
+  pick(doc, ['key', 'resource', 'schema_version', 'number', 'size', 'status', 'is_valid', 'created_at', 'published_at', 'unpublished_at']);
 
 export const auditView = (doc: Doc) =>
   pick(doc, ['key', 'timestamp', 'event_type', 'entity_type', 'entity_key', 'actor_type', 'actor', 'ip_address', 'referer', 'metadata']);

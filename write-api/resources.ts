@@ -1,12 +1,13 @@
 import { Router } from 'express';
 import { createResource, updateResourceMetadata } from '../commands/resources.js';
-import { findResource } from '../read-api/lookups.js';
-import type { ResourceFields } from '../domain/resource/events.js';
-import { param, queryBool } from '../read-api/query.js';
-import { resourceView } from '../read-api/views.js';
+import { upsertResource } from '../commands/upsert.js';
+import { DomainError } from '../domain/errors.js';
+import { param, queryBool, queryString } from '../read-api/query.js';
 import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
-import { respondAfterWrite } from './respond.js';
+import { ifMatch } from './if-match.js';
+import { answerResource } from './resource-answer.js';
+import { deleteWithDescendants } from './resource-delete.js';
 import { validator } from './validate.js';
 
 const BASES = ['/collections/:collection/resources', '/folders/:collection/resources'];
@@ -20,31 +21,39 @@ type Body = {
   validate_data: boolean;
 };
 
-const createBody = validator<Body>({
+const name = { type: ['string', 'null'], minLength: 1, maxLength: 255 };
+const bodyProperties = {
+  data: { type: 'object' },
+  name: { ...name, default: null },
+  resource_owner: { type: ['string', 'null'], default: null },
+  mode: { type: 'string', enum: ['instant', 'draft'], default: 'instant' },
+  validate_data: { type: 'boolean', default: true },
+};
+
+const createBody = validator<Body>({ type: 'object', properties: bodyProperties, required: ['data'], additionalProperties: false });
+/** Upsert: the same fields, but `name` has no default (left out, it is kept). */
+const upsertBody = validator<Omit<Body, 'name'> & { name?: string | null }>({
   type: 'object',
-  properties: {
-    data: { type: 'object' },
-    name: { type: ['string', 'null'], minLength: 1, maxLength: 255, default: null },
-    resource_owner: { type: ['string', 'null'], default: null },
-    mode: { type: 'string', enum: ['instant', 'draft'], default: 'instant' },
-    validate_data: { type: 'boolean', default: true },
-  },
+  properties: { ...bodyProperties, name },
   required: ['data'],
   additionalProperties: false,
 });
 
-const externalIdQuery = validator<{ external_id?: string }>({
-  type: 'object',
-  properties: { external_id: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[a-zA-Z0-9/._-]+$' } },
-});
+const externalIdRule = { type: 'string', minLength: 1, maxLength: 255, pattern: '^[a-zA-Z0-9/._-]+$' };
+const externalIdQuery = validator<{ external_id?: string }>({ type: 'object', properties: { external_id: externalIdRule } });
+/** The upsert reports a bad external_id or name as data_validation_error (specification, Errors). */
+const upsertFields = validator<{ external_id: string; name?: string | null }>(
+  { type: 'object', properties: { external_id: externalIdRule, name }, required: ['external_id'] },
+  'data_validation_error',
+);
 
 const metadataBody = validator<{ name?: string | null }>({
   type: 'object',
-  properties: { name: { type: ['string', 'null'], minLength: 1, maxLength: 255 } },
+  properties: { name },
   additionalProperties: false,
 });
 
-/** Creates resources (upsert, revisions and deletes come with the resources issue). */
+/** Resource writes: create, upsert by external_id, metadata update, delete. */
 export function resourcesWriteRouter(deps: WriteDeps): Router {
   const router = Router({ mergeParams: true });
 
@@ -53,47 +62,41 @@ export function resourcesWriteRouter(deps: WriteDeps): Router {
     const { external_id } = externalIdQuery({ external_id: req.query.external_id });
     const wait = queryBool(req.query, 'wait', true);
     const ctx = commandContext(req, res);
-    const created = await createResource(deps.bus, deps.validator, ctx, {
+    const created = await createResource(deps.bus, deps.validator, ctx, { ...input, folder: param(req, 'collection'), external_id: external_id ?? null });
+    await answerResource(deps, res, created, 201, wait);
+  });
+
+  router.put(paths('/'), async (req, res) => {
+    const externalId = queryString(req.query, 'external_id');
+    if (externalId === undefined || externalId === '') {
+      throw new DomainError('external_id_required', 'An upsert needs the external_id query parameter.', { external_id: ['required'] });
+    }
+    const body: unknown = req.body;
+    const sentName = typeof body === 'object' && body !== null && 'name' in body ? { name: (body as { name: unknown }).name } : {};
+    upsertFields({ external_id: externalId, ...sentName });
+    const input = upsertBody(body);
+    const wait = queryBool(req.query, 'wait', true);
+    const if_match = ifMatch(req);
+    const written = await upsertResource(deps.bus, deps.validator, commandContext(req, res), {
       ...input,
       folder: param(req, 'collection'),
-      external_id: external_id ?? null,
+      external_id: externalId,
+      if_match,
     });
-    const event = created.events[0] as { data: ResourceFields };
-    const fallback = () =>
-      resourceView({
-        _id: created.key,
-        ...event.data,
-        content_type: 'document',
-        current_revision: input.mode === 'instant' ? (created.events[1] as { data: { key: string } }).data.key : null,
-        vectors_size: 0,
-      });
-    if (!wait) {
-      res.status(202).json(fallback());
-      return;
-    }
-    await respondAfterWrite(deps, res, {
-      position: created.position,
-      status: 201,
-      read: async () => {
-        const doc = await deps.readStore.collection('resources').get(created.key);
-        return doc ? resourceView(doc) : null;
-      },
-      fallback,
-    });
+    await answerResource(deps, res, written, written.created ? 201 : 200, wait);
   });
 
   router.put(paths('/:resource/'), async (req, res) => {
     const input = metadataBody(req.body);
-    const folder = param(req, 'collection');
     const key = param(req, 'resource');
-    const ctx = commandContext(req, res);
-    const updated = await updateResourceMetadata(deps.bus, ctx, folder, key, input.name);
-    await respondAfterWrite(deps, res, {
-      position: updated.position,
-      status: 200,
-      read: async () => resourceView(await findResource(deps.readStore, folder, key)),
-      fallback: () => ({ key, folder, name: input.name }),
-    });
+    const updated = await updateResourceMetadata(deps.bus, commandContext(req, res), param(req, 'collection'), key, input.name);
+    await answerResource(deps, res, { ...updated, key }, 200);
+  });
+
+  router.delete(paths('/:resource/'), async (req, res) => {
+    const position = await deleteWithDescendants(deps, commandContext(req, res), param(req, 'collection'), param(req, 'resource'));
+    await deps.projections.waitFor(position, deps.waitTimeoutMs);
+    res.status(204).end();
   });
 
   return router;

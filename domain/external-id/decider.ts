@@ -4,7 +4,8 @@ import { DomainError } from '../errors.js';
 /**
  * The reservation of one `external_id` inside one collection (a stream named after the
  * value): whoever claims it first owns it. A claim by the owner again is a no-op; a claim
- * whose owner never came to exist (its create failed after the claim) is taken over.
+ * whose owner never came to exist (its create failed after the claim) is taken over, and so
+ * is the claim of a deleted resource (its external_id is free again).
  */
 
 export type ExternalIdClaimed = Message<
@@ -18,6 +19,8 @@ export type ClaimExternalId = Message<
   ExternalIdClaimed['data'] & {
     /** Whether the current owner's resource stream exists, looked up by the handler. */
     readonly ownerExists: boolean;
+    /** Whether the current owner was deleted: its external_id is free again. */
+    readonly ownerDeleted: boolean;
     readonly now: string;
   }
 >;
@@ -31,10 +34,10 @@ export const externalId: Decider<ExternalIdState, ClaimExternalId, ExternalIdEve
   initialState: () => ({ owner: null, claimed_at: '' }),
   evolve: (_state, event) => ({ owner: event.data.resource, claimed_at: event.data.claimed_at }),
   decide: ({ data }, state) => {
-    const { ownerExists, now, ...claim } = data;
+    const { ownerExists, ownerDeleted, now, ...claim } = data;
     if (state.owner === claim.resource) return [];
     const stale = !ownerExists && Date.parse(now) - Date.parse(state.claimed_at) > STALE_CLAIM_MS;
-    if (state.owner !== null && !stale) {
+    if (state.owner !== null && !stale && !ownerDeleted) {
       throw new DomainError('external_id_conflict', 'The external_id is already used in this collection.', { external_id: claim.external_id });
     }
     return [{ type: 'ExternalIdClaimed', data: claim }];

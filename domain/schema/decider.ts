@@ -1,19 +1,21 @@
 import type { Decider, Message } from '../decider.js';
-import { DomainError, notFound } from '../errors.js';
+import { DomainError } from '../errors.js';
 import { CEILINGS } from '../plan.js';
 import type { FieldDef } from './fields.js';
-import { generateJsonSchema, type JsonSchema } from './json-schema.js';
-import type { SchemaEvent, SchemaOwner, VersionFields } from './events.js';
+import type { JsonSchema } from './json-schema.js';
+import type { SchemaEvent, SchemaOwner } from './events.js';
+import { createVersion, deleteVersion, evolveVersion, publishVersion, updateVersion, versionOf, type VersionCommand } from './versions.js';
 
 /** The schema of one collection or component: its versions and their fields. */
 
-export type CreateVersion = Message<'CreateVersion', SchemaOwner & VersionFields & { readonly copy_from: string | null }>;
+export type { CreateVersion, DeleteVersion, PublishVersion, UpdateVersion } from './versions.js';
 export type CreateField = Message<'CreateField', SchemaOwner & { readonly version: string; readonly field: FieldDef }>;
-export type PublishVersion = Message<'PublishVersion', SchemaOwner & { readonly version: string; readonly published_at: string }>;
-export type SchemaCommand = CreateVersion | CreateField | PublishVersion;
+export type SchemaCommand = VersionCommand | CreateField;
 
 export type Version = {
   readonly key: string;
+  readonly name: string;
+  readonly description: string;
   readonly fields: readonly FieldDef[];
   readonly version_number: number | null;
   readonly archived: boolean;
@@ -28,29 +30,8 @@ export type SchemaState = {
   readonly lastNumber: number;
 };
 
-function version(state: SchemaState, key: string): Version {
-  const found = state.versions[key];
-  if (!found) throw notFound('version_not_found', 'Schema version');
-  return found;
-}
-
-function createVersion({ data }: CreateVersion, state: SchemaState): SchemaEvent[] {
-  const { copy_from, ...fields } = data;
-  if (state.versions[data.key]) throw new DomainError('validation_error', 'The version key exists already.');
-  if (state.count >= CEILINGS.schema_versions) {
-    throw new DomainError('too_many_versions', `A schema holds at most ${CEILINGS.schema_versions} versions.`);
-  }
-  let copied: readonly FieldDef[] = [];
-  if (copy_from !== null) {
-    const source = state.versions[copy_from];
-    if (!source) throw notFound('source_version_not_found', 'Source version');
-    copied = source.fields;
-  }
-  return [{ type: 'SchemaVersionCreated', data: { ...fields, fields: copied } }];
-}
-
 function createField({ data }: CreateField, state: SchemaState): SchemaEvent[] {
-  const target = version(state, data.version);
+  const target = versionOf(state, data.version);
   if (target.version_number !== null) throw new DomainError('cannot_update_published_model', 'A published version cannot be changed.');
   if (target.fields.some((f) => f.path === data.field.path)) {
     throw new DomainError('validation_error', 'A field with this key exists already.', { key: ['must be unique within its parent'] });
@@ -64,48 +45,19 @@ function createField({ data }: CreateField, state: SchemaState): SchemaEvent[] {
   return [{ type: 'SchemaFieldCreated', data }];
 }
 
-function publish({ data }: PublishVersion, state: SchemaState): SchemaEvent[] {
-  const target = version(state, data.version);
-  if (target.archived) throw new DomainError('cannot_publish_archived_version', 'An archived version cannot be published.');
-  if (target.version_number !== null) throw new DomainError('version_already_published', 'The version is published already.');
-  if (target.fields.length === 0) throw new DomainError('cannot_publish_empty_schema', 'A version needs at least one field to be published.');
-  return [
-    {
-      type: 'SchemaVersionPublished',
-      data: {
-        env: data.env,
-        schema_key: data.schema_key,
-        schema_type: data.schema_type,
-        version: data.version,
-        version_number: state.lastNumber + 1,
-        published_at: data.published_at,
-        json_schema: generateJsonSchema(target.fields),
-        archived: state.published,
-      },
-    },
-  ];
-}
-
 function evolve(state: SchemaState, event: SchemaEvent): SchemaState {
   switch (event.type) {
-    case 'SchemaVersionCreated': {
-      const created: Version = { key: event.data.key, fields: event.data.fields, version_number: null, archived: false };
-      return { ...state, versions: { ...state.versions, [created.key]: created }, count: state.count + 1 };
-    }
     case 'SchemaFieldCreated': {
       const target = state.versions[event.data.version];
       if (!target) return state;
       const changed = { ...target, fields: [...target.fields, event.data.field] };
       return { ...state, versions: { ...state.versions, [changed.key]: changed } };
     }
-    case 'SchemaVersionPublished': {
-      const versions = { ...state.versions };
-      const target = versions[event.data.version];
-      if (target) versions[target.key] = { ...target, version_number: event.data.version_number };
-      const before = event.data.archived ? versions[event.data.archived] : undefined;
-      if (before) versions[before.key] = { ...before, archived: true };
-      return { ...state, versions, published: event.data.version, publishedSchema: event.data.json_schema, lastNumber: event.data.version_number };
-    }
+    case 'SchemaVersionCreated':
+    case 'SchemaVersionUpdated':
+    case 'SchemaVersionDeleted':
+    case 'SchemaVersionPublished':
+      return evolveVersion(state, event);
   }
 }
 
@@ -118,8 +70,12 @@ export const schema: Decider<SchemaState, SchemaCommand, SchemaEvent> = {
         return createVersion(command, state);
       case 'CreateField':
         return createField(command, state);
+      case 'UpdateVersion':
+        return updateVersion(command, state);
+      case 'DeleteVersion':
+        return deleteVersion(command, state);
       case 'PublishVersion':
-        return publish(command, state);
+        return publishVersion(command, state);
     }
   },
 };

@@ -35,4 +35,13 @@ export type SchemaVersionPublished = Message<
   }
 >;
 
-export type SchemaEvent = SchemaVersionCreated | SchemaFieldCreated | SchemaVersionPublished;
+/** A draft's new name and description. */
+export type SchemaVersionUpdated = Message<'SchemaVersionUpdated', SchemaOwner & { readonly key: string; readonly name: string; readonly description: string }>;
+/** The last public fields of a version, kept by its delete event as the audit snapshot. */
+export type VersionSnapshot = { readonly version_number: number | null; readonly name: string; readonly description: string };
+export type SchemaVersionDeleted = Message<
+  'SchemaVersionDeleted',
+  SchemaOwner & { readonly key: string; readonly snapshot: VersionSnapshot; /** Paths of the fields removed with it. */ readonly field_paths: readonly string[] }
+>;
+
+export type SchemaEvent = SchemaVersionCreated | SchemaFieldCreated | SchemaVersionPublished | SchemaVersionUpdated | SchemaVersionDeleted;

@@ -14,6 +14,7 @@ const STATUS: Readonly<Record<string, number>> = {
   api_not_found: 404,
   collection_not_found: 404,
   resource_not_found: 404,
+  revision_not_found: 404,
   component_not_found: 404,
   version_not_found: 404,
   source_version_not_found: 404,

@@ -11,7 +11,7 @@ const create = (extra: Partial<CreateResource['data']> = {}): CreateResource => 
   data: {
     env: 'e', folder: 'c1', key: 'r1', name: null, external_id: null, resource_owner: null, created_at: at,
     mode: 'instant', revision: 'rev1', data: { title: 'Hi' }, size: 15, validate_data: true,
-    validation: { schema_version: 'v1', errors: [] }, owner: { required: false, found: false }, ...extra,
+    validation: { schema_version: 'v1', errors: [], localizable: [] }, owner: { required: false, found: false }, ...extra,
   },
 });
 
@@ -30,17 +30,17 @@ describe('resource decider', () => {
   });
 
   it('creates a draft revision with mode=draft, even without validation', () => {
-    const events = spec.given([]).when(create({ mode: 'draft', validate_data: false, validation: { schema_version: 'v1', errors: null } })).thenReturns();
+    const events = spec.given([]).when(create({ mode: 'draft', validate_data: false, validation: { schema_version: 'v1', errors: null, localizable: [] } })).thenReturns();
     expect(events[1]?.data).to.deep.include({ status: 'draft', published_at: null, is_valid: null });
   });
 
   it('refuses data that fails the schema with validation_error and the errors', () => {
     const errors = [{ path: '/title', message: 'must be string' }];
-    spec.given([]).when(create({ validation: { schema_version: 'v1', errors } })).thenThrows('validation_error', { errors });
+    spec.given([]).when(create({ validation: { schema_version: 'v1', errors, localizable: [] } })).thenThrows('validation_error', { errors });
   });
 
   it('refuses mode=instant without a published schema', () => {
-    spec.given([]).when(create({ validation: { schema_version: null, errors: null } })).thenThrows('validation_error');
+    spec.given([]).when(create({ validation: { schema_version: null, errors: null, localizable: [] } })).thenThrows('validation_error');
   });
 
   it('refuses validate_data=false with mode=instant', () => {

@@ -1,0 +1,45 @@
+import { DomainError, notFound } from '../errors.js';
+import { refuseInvalid, refuseOversize, refuseWithoutSchema } from './content.js';
+import type { CreateRevision, DeleteRevision, PublishRevision } from './commands.js';
+import type { ResourceEvent } from './events.js';
+import { publishEvents, revisionCreated, revisionDeleted, withTrim } from './revision-events.js';
+import type { ActiveResource, ResourceState, RevisionSummary } from './state.js';
+
+export function active(state: ResourceState, folder: string): ActiveResource {
+  if (state.status !== 'active' || state.folder !== folder) throw notFound('resource_not_found', 'Resource');
+  return state;
+}
+
+function revisionOf(state: ActiveResource, key: string): RevisionSummary {
+  const found = state.live.find((r) => r.key === key);
+  if (!found) throw notFound('revision_not_found', 'Revision');
+  return found;
+}
+
+/** A draft revision; its data is validated unless `validate_data` is false. */
+export function createRevision({ data }: CreateRevision, state: ResourceState): ResourceEvent[] {
+  const resource = active(state, data.folder);
+  refuseOversize(data.size);
+  if (data.validate_data) refuseInvalid(data.validation, 'validation_error');
+  return withTrim(state, [revisionCreated(resource, resource.revisions + 1, data, false, data.created_at)], data.keep);
+}
+
+/** Publishes a revision after checking its data against the current schema; publishing the current one changes nothing. */
+export function publishRevision({ data }: PublishRevision, state: ResourceState): ResourceEvent[] {
+  const resource = active(state, data.folder);
+  revisionOf(resource, data.revision);
+  if (resource.current === data.revision) return [];
+  refuseWithoutSchema(data.validation, 'validation_error');
+  refuseInvalid(data.validation, 'validation_error');
+  return publishEvents(resource, data.revision, data.data, data.published_at);
+}
+
+/** Deletes a revision other than the current one. */
+export function deleteRevision({ data }: DeleteRevision, state: ResourceState): ResourceEvent[] {
+  const resource = active(state, data.folder);
+  const revision = revisionOf(resource, data.revision);
+  if (resource.current === revision.key) {
+    throw new DomainError('validation_error', 'The current revision cannot be deleted; publish another one first.', { revision: ['is the current revision'] });
+  }
+  return [revisionDeleted(resource, revision)];
+}

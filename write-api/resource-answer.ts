@@ -1,0 +1,42 @@
+import type { Response } from 'express';
+import type { Position } from '../commands/ports.js';
+import type { ResourceState } from '../domain/resource/decider.js';
+import { resourceView } from '../read-api/views.js';
+import type { WriteDeps } from './deps.js';
+import { respondAfterWrite } from './respond.js';
+
+/** The resource object as the decider left it: the answer when the read side is not there yet. */
+function stateView(state: ResourceState): Record<string, unknown> | null {
+  if (state.status !== 'active') return null;
+  const { key, name, folder, external_id, created_at, resource_owner, current } = state;
+  return resourceView({ _id: key, key, name, folder, content_type: 'document', external_id, created_at, resource_owner, current_revision: current, vectors_size: 0 });
+}
+
+/**
+ * Answers a resource write: `ETag` names the current revision after the write; with
+ * `wait` the resource as the read model has it (201/200), else 202 right after the append.
+ */
+export async function answerResource(
+  deps: WriteDeps,
+  res: Response,
+  written: { readonly position: Position; readonly state: unknown; readonly key: string },
+  status: number,
+  wait = true,
+): Promise<void> {
+  const state = written.state as ResourceState;
+  if (state.status === 'active' && state.current !== null) res.set('ETag', `"${state.current}"`);
+  const fallback = () => stateView(state) ?? { key: written.key };
+  if (!wait) {
+    res.status(202).json(fallback());
+    return;
+  }
+  await respondAfterWrite(deps, res, {
+    position: written.position,
+    status,
+    read: async () => {
+      const doc = await deps.readStore.collection('resources').get(written.key);
+      return doc ? resourceView(doc) : null;
+    },
+    fallback,
+  });
+}

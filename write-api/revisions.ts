@@ -1,0 +1,63 @@
+import { Router, type Response } from 'express';
+import { createRevision, deleteRevision, publishRevision, validateRevision } from '../commands/revisions.js';
+import type { Position } from '../commands/ports.js';
+import { param } from '../read-api/query.js';
+import { revisionView } from '../read-api/views.js';
+import { commandContext } from './context.js';
+import type { WriteDeps } from './deps.js';
+import { respondAfterWrite } from './respond.js';
+import { validator } from './validate.js';
+
+const BASES = ['/collections/:collection/resources/:resource/revisions', '/folders/:collection/resources/:resource/revisions'];
+const paths = (suffix: string): string[] => BASES.map((b) => `${b}${suffix}`);
+
+const createBody = validator<{ data: Record<string, unknown>; validate_data: boolean }>({
+  type: 'object',
+  properties: { data: { type: 'object' }, validate_data: { type: 'boolean', default: true } },
+  required: ['data'],
+  additionalProperties: false,
+});
+/** Publish and validate take no fields (an empty or missing body). */
+const emptyBody = validator<Record<string, never>>({ type: 'object', additionalProperties: false });
+
+/** Revision writes: create a draft, publish, validate against the current schema, delete. */
+export function revisionsWriteRouter(deps: WriteDeps): Router {
+  const router = Router({ mergeParams: true });
+  const answer = (res: Response, position: Position, key: string, status: number) =>
+    respondAfterWrite(deps, res, {
+      position,
+      status,
+      read: async () => {
+        const doc = await deps.readStore.collection('revisions').get(key);
+        return doc ? revisionView(doc) : null;
+      },
+      fallback: () => ({ key }),
+    });
+
+  router.post(paths('/'), async (req, res) => {
+    const input = createBody(req.body);
+    const created = await createRevision(deps.bus, deps.validator, commandContext(req, res), param(req, 'collection'), param(req, 'resource'), input);
+    await answer(res, created.position, created.revision, 201);
+  });
+
+  router.post(paths('/:revision/publish/'), async (req, res) => {
+    emptyBody(req.body);
+    const revision = param(req, 'revision');
+    const published = await publishRevision(deps.bus, deps.validator, commandContext(req, res), param(req, 'collection'), param(req, 'resource'), revision);
+    await answer(res, published.position, revision, 200);
+  });
+
+  router.post(paths('/:revision/validate/'), async (req, res) => {
+    emptyBody(req.body);
+    const checked = await validateRevision(deps.bus, deps.validator, param(req, 'env'), param(req, 'collection'), param(req, 'resource'), param(req, 'revision'));
+    res.json({ errors: checked.errors });
+  });
+
+  router.delete(paths('/:revision/'), async (req, res) => {
+    const deleted = await deleteRevision(deps.bus, commandContext(req, res), param(req, 'collection'), param(req, 'resource'), param(req, 'revision'));
+    await deps.projections.waitFor(deleted.position, deps.waitTimeoutMs);
+    res.status(204).end();
+  });
+
+  return router;
+}

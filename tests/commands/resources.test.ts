@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { CommandBus } from '../../commands/command-bus.js';
 import { createCollection } from '../../commands/collections.js';
@@ -6,6 +7,7 @@ import type { CommandContext } from '../../commands/context.js';
 import { DataValidator } from '../../commands/data-validator.js';
 import type { EventStore, ExpectedRevision, NewEvent } from '../../commands/ports.js';
 import { createResource, deleteResource } from '../../commands/resources.js';
+import { upsertResource } from '../../commands/upsert.js';
 import { streams } from '../../commands/streams.js';
 import { bootstrap } from '../../commands/tenancy.js';
 import { DomainError } from '../../domain/errors.js';
@@ -13,12 +15,14 @@ import { resource } from '../../domain/resource/decider.js';
 import { SqliteEventStore } from '../../infra/sqlite/event-store.js';
 import { tempDir } from '../support/temp.js';
 
-describe('resource commands: a child created while its parent is deleted', () => {
+describe('resource commands under racing writers', () => {
   let store: SqliteEventStore;
   let bus: CommandBus;
   let ctx: CommandContext;
   /** Runs once right before the next append of a ResourceCreated event. */
   let beforeCreate: (() => Promise<void>) | null = null;
+  /** Runs before every append of a RevisionCreated event while set. */
+  let beforeRevision: ((stream: string) => Promise<void>) | null = null;
 
   before(async () => {
     store = new SqliteEventStore(join(tempDir(), 'events.db'));
@@ -29,6 +33,7 @@ describe('resource commands: a child created while its parent is deleted', () =>
           beforeCreate = null;
           await hook();
         }
+        if (beforeRevision && events[0]?.type === 'RevisionCreated') await beforeRevision(stream);
         return store.appendToStream(stream, events, expected);
       },
     });
@@ -62,5 +67,30 @@ describe('resource commands: a child created while its parent is deleted', () =>
     expect(child).to.be.a('string');
     const { state } = await new CommandBus(store).load(resource, child as string);
     expect(state.status, 'the late child is deleted again').to.equal('deleted');
+  });
+
+  it('answers 409 revision_number_conflict when another writer wins the next revision number on every retry', async () => {
+    const folder = await createCollection(bus, ctx, { name: 'U', alias: 'u', parent: null, strict_reference: false, auto_remove_revisions: null, auto_remove_schema_versions: null });
+    const validator = new DataValidator();
+    const input = { folder: folder.key, external_id: 'x1', resource_owner: null, mode: 'draft' as const, validate_data: false, data: {}, if_match: null };
+    const first = await upsertResource(bus, validator, ctx, input);
+    let interlopers = 0;
+    beforeRevision = async (stream) => {
+      interlopers += 1;
+      const data = { env: ctx.env, folder: folder.key, key: first.key, name: `other writer ${interlopers}` };
+      await store.appendToStream(stream, [{ id: randomUUID(), type: 'ResourceUpdated', data, metadata: ctx.metadata }], 'any');
+    };
+    let refused: unknown;
+    try {
+      await upsertResource(bus, validator, ctx, input);
+    } catch (error) {
+      refused = error;
+    } finally {
+      beforeRevision = null;
+    }
+    expect((refused as DomainError).code).to.equal('revision_number_conflict');
+    expect(interlopers, 'a bounded number of attempts').to.equal(5);
+    const { state } = await new CommandBus(store).load(resource, streams.resource(first.key));
+    expect(state.status === 'active' && state.live.length, 'the refused write left no revision').to.equal(1);
   });
 });

@@ -2,6 +2,7 @@ import { schema } from '../domain/schema/decider.js';
 import type { CommandBus, Handled } from './command-bus.js';
 import type { CommandContext } from './context.js';
 import { newKey } from './keys.js';
+import { requiredLocales } from './required-locales.js';
 import type { SchemaRef } from '../domain/schema/events.js';
 import { schemaOwner } from './schema-owner.js';
 import { streams } from './streams.js';
@@ -25,8 +26,9 @@ export async function createVersion(
 
 export async function publishVersion(bus: CommandBus, ctx: CommandContext, ref: SchemaRef, version: string): Promise<Result> {
   const owner = await schemaOwner(bus, ctx, ref);
+  const locales = await requiredLocales(bus, ctx.env);
   return bus.handle(schema, streams.schema(ref.key), {
     type: 'PublishVersion',
-    data: { ...owner, version, published_at: ctx.now },
+    data: { ...owner, version, published_at: ctx.now, locales },
   }, ctx.metadata);
 }

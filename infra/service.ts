@@ -11,6 +11,7 @@ import { deliveryApisProjection } from '../projections/delivery-apis.js';
 import { deliveryTarget } from '../projections/delivery-index.js';
 import { resourcesProjection } from '../projections/resources.js';
 import { ProjectionRunner, Projections } from '../projections/runner.js';
+import { schemaFieldsProjection } from '../projections/schema-fields.js';
 import { schemaVersionsProjection } from '../projections/schema-versions.js';
 import { tenancyProjection } from '../projections/tenancy.js';
 import { DeliveryRouting, ROUTING_EVENTS } from '../read-api/delivery/routing.js';
@@ -54,6 +55,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     tenancyProjection,
     collectionsProjection,
     schemaVersionsProjection,
+    schemaFieldsProjection,
     deliveryApisProjection,
     resourcesProjection,
     apiKeysProjection,

@@ -93,6 +93,8 @@ function entryFor(event: DomainEvent): Entry | null {
       };
     }
     case 'SchemaFieldCreated':
+    case 'SchemaFieldUpdated':
+    case 'SchemaFieldDeleted':
     case 'ExternalIdClaimed':
       return null;
     case 'ApiCreated':

@@ -2,15 +2,20 @@ import type { Decider, Message } from '../decider.js';
 import { DomainError, notFound } from '../errors.js';
 import { CEILINGS } from '../plan.js';
 import type { FieldDef } from './fields.js';
+import { decideCreateField, decideDeleteField, decideUpdateField, evolveFields, type CreateField, type DeleteField, type UpdateField } from './field-commands.js';
 import { generateJsonSchema, type JsonSchema } from './json-schema.js';
+import { checkPublishable } from './publish-rules.js';
 import type { SchemaEvent, SchemaOwner, VersionFields } from './events.js';
 
 /** The schema of one collection or component: its versions and their fields. */
 
 export type CreateVersion = Message<'CreateVersion', SchemaOwner & VersionFields & { readonly copy_from: string | null }>;
-export type CreateField = Message<'CreateField', SchemaOwner & { readonly version: string; readonly field: FieldDef }>;
-export type PublishVersion = Message<'PublishVersion', SchemaOwner & { readonly version: string; readonly published_at: string }>;
-export type SchemaCommand = CreateVersion | CreateField | PublishVersion;
+export type { CreateField, DeleteField, UpdateField } from './field-commands.js';
+export type PublishVersion = Message<
+  'PublishVersion',
+  SchemaOwner & { readonly version: string; readonly published_at: string; /** The locales every localizable value must hold. */ readonly locales: readonly string[] }
+>;
+export type SchemaCommand = CreateVersion | CreateField | PublishVersion | UpdateField | DeleteField;
 
 export type Version = {
   readonly key: string;
@@ -49,26 +54,12 @@ function createVersion({ data }: CreateVersion, state: SchemaState): SchemaEvent
   return [{ type: 'SchemaVersionCreated', data: { ...fields, fields: copied } }];
 }
 
-function createField({ data }: CreateField, state: SchemaState): SchemaEvent[] {
-  const target = version(state, data.version);
-  if (target.version_number !== null) throw new DomainError('cannot_update_published_model', 'A published version cannot be changed.');
-  if (target.fields.some((f) => f.path === data.field.path)) {
-    throw new DomainError('validation_error', 'A field with this key exists already.', { key: ['must be unique within its parent'] });
-  }
-  if (data.field.parent !== null && !target.fields.some((f) => f.path === data.field.parent)) {
-    throw new DomainError('validation_error', 'The parent field does not exist.', { parent: ['not found'] });
-  }
-  if (target.fields.length >= CEILINGS.fields_per_version) {
-    throw new DomainError('too_many_fields', `A version holds at most ${CEILINGS.fields_per_version} fields.`);
-  }
-  return [{ type: 'SchemaFieldCreated', data }];
-}
-
 function publish({ data }: PublishVersion, state: SchemaState): SchemaEvent[] {
   const target = version(state, data.version);
   if (target.archived) throw new DomainError('cannot_publish_archived_version', 'An archived version cannot be published.');
   if (target.version_number !== null) throw new DomainError('version_already_published', 'The version is published already.');
   if (target.fields.length === 0) throw new DomainError('cannot_publish_empty_schema', 'A version needs at least one field to be published.');
+  checkPublishable(target.fields);
   return [
     {
       type: 'SchemaVersionPublished',
@@ -79,7 +70,7 @@ function publish({ data }: PublishVersion, state: SchemaState): SchemaEvent[] {
         version: data.version,
         version_number: state.lastNumber + 1,
         published_at: data.published_at,
-        json_schema: generateJsonSchema(target.fields),
+        json_schema: generateJsonSchema(target.fields, { requiredLocales: data.locales }),
         archived: state.published,
       },
     },
@@ -92,10 +83,12 @@ function evolve(state: SchemaState, event: SchemaEvent): SchemaState {
       const created: Version = { key: event.data.key, fields: event.data.fields, version_number: null, archived: false };
       return { ...state, versions: { ...state.versions, [created.key]: created }, count: state.count + 1 };
     }
-    case 'SchemaFieldCreated': {
+    case 'SchemaFieldCreated':
+    case 'SchemaFieldUpdated':
+    case 'SchemaFieldDeleted': {
       const target = state.versions[event.data.version];
       if (!target) return state;
-      const changed = { ...target, fields: [...target.fields, event.data.field] };
+      const changed = { ...target, fields: evolveFields(target.fields, event) };
       return { ...state, versions: { ...state.versions, [changed.key]: changed } };
     }
     case 'SchemaVersionPublished': {
@@ -117,7 +110,11 @@ export const schema: Decider<SchemaState, SchemaCommand, SchemaEvent> = {
       case 'CreateVersion':
         return createVersion(command, state);
       case 'CreateField':
-        return createField(command, state);
+        return decideCreateField(command, state);
+      case 'UpdateField':
+        return decideUpdateField(command, state);
+      case 'DeleteField':
+        return decideDeleteField(command, state);
       case 'PublishVersion':
         return publish(command, state);
     }

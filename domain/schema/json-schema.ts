@@ -87,12 +87,17 @@ class Generator {
     return { type: 'object', properties, required, additionalProperties: false };
   }
 
-  /** An item of an object array: with `match`, anyOf / allOf / oneOf of branches that each require one child. */
+  /**
+   * An item of an object array: with `match`, anyOf / allOf / oneOf of branches that each
+   * require one child; `additionalProperties: false` sits at the item level, beside the
+   * combinator, so allOf can hold several children (docs/decisions/0027).
+   */
   item(field: FieldDef): Schema {
     const { match } = field.meta;
     if (match === undefined) return this.object(field.path);
     const [properties, , children] = this.properties(field.path);
-    return { type: 'object', properties, additionalProperties: false, [COMBINATOR[match]]: children.map((c) => ({ required: [c.key] })) };
+    const branches = children.map((c) => ({ properties: { [c.key]: properties[c.key] }, required: [c.key] }));
+    return { type: 'object', properties, additionalProperties: false, [COMBINATOR[match]]: branches };
   }
 
   nested(field: FieldDef): Schema {

@@ -2,6 +2,7 @@ import { notFound } from '../domain/errors.js';
 import type { SchemaOwner, SchemaRef } from '../domain/schema/events.js';
 import type { CommandBus } from './command-bus.js';
 import { collectionNode } from './collections.js';
+import { componentNode } from './components.js';
 import type { CommandContext } from './context.js';
 
 /** The owner of a schema, checked against its owning stream: 404 when the collection or component is missing. */
@@ -11,8 +12,8 @@ export async function schemaOwner(bus: CommandBus, ctx: CommandContext, ref: Sch
       if (!(await collectionNode(bus, ctx.env, ref.key))) throw notFound('collection_not_found', 'Collection');
       break;
     case 'component':
-      // Components are not built yet: every component reference is unknown.
-      throw notFound('component_not_found', 'Component');
+      if (!(await componentNode(bus, ctx.env, ref.key))) throw notFound('component_not_found', 'Component');
+      break;
   }
   return { env: ctx.env, schema_key: ref.key, schema_type: ref.type };
 }

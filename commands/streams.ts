@@ -6,6 +6,8 @@ export const streams = {
   environment: (key: string) => `environment-${key}`,
   /** The collection tree of an environment. */
   collections: (env: string) => `collections-${env}`,
+  /** The components of an environment (their count). */
+  components: (env: string) => `components-${env}`,
   /** Versions and fields of one collection or component schema. */
   schema: (schemaKey: string) => `schema-${schemaKey}`,
   /** The delivery APIs of an environment with their connections. */

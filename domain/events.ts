@@ -1,5 +1,6 @@
 import type { ApiKeysEvent } from './api-keys/decider.js';
 import type { CollectionsEvent } from './collections/events.js';
+import type { ComponentsEvent } from './components/events.js';
 import type { DeliveryApisEvent } from './delivery-apis/events.js';
 import type { ExternalIdEvent } from './external-id/decider.js';
 import type { EnvironmentEvent } from './environment/decider.js';
@@ -16,6 +17,7 @@ export type DomainEvent =
   | ProjectEvent
   | EnvironmentEvent
   | CollectionsEvent
+  | ComponentsEvent
   | SchemaEvent
   | DeliveryApisEvent
   | ResourceEvent

@@ -7,6 +7,7 @@ import { asDomainEvent, readModelTarget } from '../projections/read-model-target
 import { apiKeysProjection } from '../projections/api-keys.js';
 import { auditLogProjection } from '../projections/audit-log.js';
 import { collectionsProjection } from '../projections/collections.js';
+import { componentsProjection } from '../projections/components.js';
 import { deliveryApisProjection } from '../projections/delivery-apis.js';
 import { deliveryTarget } from '../projections/delivery-index.js';
 import { resourcesProjection } from '../projections/resources.js';
@@ -54,6 +55,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const readModels = readModelTarget(readStore, [
     tenancyProjection,
     collectionsProjection,
+    componentsProjection,
     schemaVersionsProjection,
     schemaFieldsProjection,
     deliveryApisProjection,

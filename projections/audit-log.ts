@@ -76,6 +76,12 @@ function entryFor(event: DomainEvent): Entry | null {
       };
     case 'CollectionCreated':
       return envEntry(event.data.env, 'create', 'collection', event.data.key, { parent_key: event.data.parent }, { collection_key: event.data.key });
+    case 'ComponentCreated':
+      return envEntry(event.data.env, 'create', 'component', event.data.key, null, { schema_key: event.data.key });
+    case 'ComponentUpdated':
+      return envEntry(event.data.env, 'update', 'component', event.data.key, null, { schema_key: event.data.key });
+    case 'ComponentDeleted':
+      return envEntry(event.data.env, 'delete', 'component', event.data.key, { snapshot: event.data.snapshot }, { schema_key: event.data.key });
     case 'SchemaVersionCreated':
     case 'SchemaVersionPublished': {
       const { env, schema_key, schema_type } = event.data;

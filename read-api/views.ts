@@ -8,6 +8,12 @@ const pick = (doc: Doc, fields: readonly string[]): Record<string, unknown> =>
 export const collectionView = (doc: Doc) =>
   pick(doc, ['key', 'name', 'alias', 'path', 'parent', 'content_type', 'strict_reference', 'auto_remove_revisions', 'auto_remove_schema_versions', 'created_at']);
 
+export const componentView = (doc: Doc) => ({
+  ...pick(doc, ['key', 'name', 'description']),
+  environment: doc.env,
+  ...pick(doc, ['content_type', 'created_at', 'current_version']),
+});
+
 export const versionView = (doc: Doc, includeSchema = true) => {
   const view = pick(doc, ['key', 'version_number', 'name', 'description', 'created_at', 'published_at', 'archived_at']);
   if (includeSchema) view.json_schema = doc.json_schema ?? null;

@@ -11,7 +11,10 @@ export type CreateCollection = Message<
 >;
 export type CollectionsCommand = CreateCollection;
 
-export type CollectionNode = Pick<CollectionFields, 'key' | 'alias' | 'parent' | 'path' | 'strict_reference' | 'name'>;
+export type CollectionNode = Pick<
+  CollectionFields,
+  'key' | 'alias' | 'parent' | 'path' | 'strict_reference' | 'name' | 'auto_remove_revisions' | 'auto_remove_schema_versions'
+>;
 
 export type CollectionsState = { readonly byKey: Readonly<Record<string, CollectionNode>>; readonly count: number };
 
@@ -41,8 +44,9 @@ export const collections: Decider<CollectionsState, CollectionsCommand, Collecti
   evolve: (state, event) => {
     switch (event.type) {
       case 'CollectionCreated': {
-        const { key, alias, parent, path, strict_reference, name } = event.data;
-        return { byKey: { ...state.byKey, [key]: { key, alias, parent, path, strict_reference, name } }, count: state.count + 1 };
+        const { key, alias, parent, path, strict_reference, name, auto_remove_revisions, auto_remove_schema_versions } = event.data;
+        const node: CollectionNode = { key, alias, parent, path, strict_reference, name, auto_remove_revisions, auto_remove_schema_versions };
+        return { byKey: { ...state.byKey, [key]: node }, count: state.count + 1 };
       }
     }
   },

@@ -5,12 +5,14 @@ import { apiKeysReadRouter } from '../../read-api/api-keys.js';
 import { apiKeysWriteRouter } from '../../write-api/api-keys.js';
 import { auditEventsReadRouter, globalEventsReadRouter } from '../../read-api/audit-events.js';
 import { collectionsReadRouter } from '../../read-api/collections.js';
+import { componentsReadRouter } from '../../read-api/components.js';
 import { deliveryApisReadRouter } from '../../read-api/delivery-apis.js';
 import { resourcesReadRouter } from '../../read-api/resources.js';
 import { fieldsReadRouter } from '../../read-api/fields.js';
 import { schemaReadRouter } from '../../read-api/schema.js';
 import type { WriteDeps } from '../../write-api/deps.js';
 import { collectionsWriteRouter } from '../../write-api/collections.js';
+import { componentsWriteRouter } from '../../write-api/components.js';
 import { deliveryApisWriteRouter } from '../../write-api/delivery-apis.js';
 import { resourcesWriteRouter } from '../../write-api/resources.js';
 import { fieldsWriteRouter } from '../../write-api/fields.js';
@@ -37,6 +39,8 @@ export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; 
     auditEventsReadRouter(deps),
     collectionsReadRouter(deps),
     collectionsWriteRouter(deps),
+    componentsReadRouter(deps),
+    componentsWriteRouter(deps),
     schemaReadRouter(deps),
     schemaWriteRouter(deps),
     fieldsReadRouter(deps),

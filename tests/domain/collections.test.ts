@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 import { collections, type CreateCollection } from '../../domain/collections/decider.js';
 import type { CollectionCreated } from '../../domain/collections/events.js';
 import { deciderSpec } from '../support/decider-spec.js';
@@ -47,6 +48,16 @@ describe('collections decider', () => {
   it('refuses a non-strict collection inside a strict one', () => {
     const strict = create('c2', 'posts', { parent: 'c1', strict_reference: true });
     spec.given([created(blog, 'blog'), created(strict, 'blog.posts')]).when(create('c3', 'comments', { parent: 'c2' })).thenThrows('validation_error');
+  });
+
+  it('stores the auto-remove settings in the event and keeps them in the node state', () => {
+    const tidy = create('c1', 'blog', { auto_remove_revisions: 5, auto_remove_schema_versions: 100 });
+    const events = spec.given([]).when(tidy).thenReturns();
+    expect(events).to.deep.equal([created(tidy, 'blog')]);
+    const state = events.reduce(collections.evolve, collections.initialState());
+    expect(state.byKey.c1).to.include({ auto_remove_revisions: 5, auto_remove_schema_versions: 100 });
+    const plain = [created(blog, 'blog')].reduce(collections.evolve, collections.initialState());
+    expect(plain.byKey.c1).to.include({ auto_remove_revisions: null, auto_remove_schema_versions: null });
   });
 
   it('refuses a create beyond the plan quota with plan_limit_exceeded and an upgrade URL', () => {

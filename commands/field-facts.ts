@@ -5,6 +5,7 @@ import type { FieldMeta, NestedPin } from '../domain/schema/fields.js';
 import { generateJsonSchema } from '../domain/schema/json-schema.js';
 import type { CommandBus } from './command-bus.js';
 import { collectionNode } from './collections.js';
+import { componentNode } from './components.js';
 import type { CommandContext } from './context.js';
 import { requiredLocales } from './required-locales.js';
 import { streams } from './streams.js';
@@ -12,16 +13,15 @@ import { streams } from './streams.js';
 /** Facts a field definition names in other streams, looked up before the command (docs/decisions/0028). */
 
 /**
- * The pinned component version of a nested field, from the component's schema stream:
- * 404 component_not_found when the component has no schema (or is a collection), 404
- * version_not_found when it has no such version, 422 validation_error for a draft.
+ * The pinned component version of a nested field: 404 component_not_found when the
+ * environment has no such component, 404 version_not_found when its schema has no such
+ * version, 422 validation_error for a draft. Its facts come from the component's schema stream.
  */
 export async function nestedPin(bus: CommandBus, ctx: CommandContext, meta: FieldMeta): Promise<NestedPin | null> {
   const { component, component_version: key } = meta;
   if (component === undefined || key === undefined) return null;
-  if (await collectionNode(bus, ctx.env, component)) throw notFound('component_not_found', 'Component');
+  if (!(await componentNode(bus, ctx.env, component))) throw notFound('component_not_found', 'Component');
   const { state } = await bus.load(schema, streams.schema(component));
-  if (state.count === 0) throw notFound('component_not_found', 'Component');
   const version = state.versions[key];
   if (!version) throw notFound('version_not_found', 'Component version');
   if (version.version_number === null) {

@@ -1,6 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { JsonSchema } from '../domain/schema/json-schema.js';
+import { LOCALIZABLE_KEYWORD, type JsonSchema } from '../domain/schema/json-schema.js';
 
 type ValidationError = { readonly path: string; readonly message: string };
 
@@ -8,7 +8,7 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 /** Compiles published JSON schemas with ajv, once per schema version. */
 export class DataValidator {
-  private readonly ajv = addFormats(new Ajv2020({ allErrors: true, strict: false }));
+  private readonly ajv = addFormats(new Ajv2020({ allErrors: true, strict: false })).addKeyword(LOCALIZABLE_KEYWORD);
   private readonly compiled = new Map<string, ValidateFunction>();
 
   validate(version: string, schema: JsonSchema, data: unknown): ValidationError[] {

@@ -5,6 +5,7 @@ import { collectionNode } from './collections.js';
 import { countCompatibleDrafts, type DraftRevisions } from './compatible-drafts.js';
 import type { CommandContext } from './context.js';
 import { newKey } from './keys.js';
+import { requiredLocales } from './required-locales.js';
 import type { SchemaRef } from '../domain/schema/events.js';
 import { schemaOwner } from './schema-owner.js';
 import { streams } from './streams.js';
@@ -56,6 +57,7 @@ export async function publishVersion(
   options: { check_valid_drafts: boolean; drafts: DraftRevisions },
 ): Promise<Result> {
   const owner = await schemaOwner(bus, ctx, ref);
+  const locales = await requiredLocales(bus, ctx.env);
   return bus.handle(schema, streams.schema(ref.key), async (state): Promise<PublishVersion> => {
     const target = state.versions[version];
     const publishable = target !== undefined && target.version_number === null && target.fields.length > 0;
@@ -67,8 +69,9 @@ export async function publishVersion(
         ...owner,
         version,
         published_at: ctx.now,
+        locales,
         check_valid_drafts: options.check_valid_drafts,
-        compatible_drafts: counted ? await countCompatibleDrafts(options.drafts, ref.key, candidateSchema(target)) : 0,
+        compatible_drafts: counted ? await countCompatibleDrafts(options.drafts, ref.key, candidateSchema(target, locales)) : 0,
         keep_archived: node?.auto_remove_schema_versions ?? null,
       },
     };

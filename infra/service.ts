@@ -15,6 +15,7 @@ import { localesProjection } from '../projections/locales.js';
 import { resourcesProjection } from '../projections/resources.js';
 import { revisionsProjection } from '../projections/revisions.js';
 import { ProjectionRunner, Projections } from '../projections/runner.js';
+import { schemaFieldsProjection } from '../projections/schema-fields.js';
 import { schemaVersionsProjection } from '../projections/schema-versions.js';
 import { tenancyProjection } from '../projections/tenancy.js';
 import { DeliveryRouting, ROUTING_EVENTS } from '../read-api/delivery/routing.js';
@@ -61,6 +62,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     collectionsProjection,
     componentsProjection,
     schemaVersionsProjection,
+    schemaFieldsProjection,
     deliveryApisProjection,
     resourcesProjection,
     apiKeysProjection,

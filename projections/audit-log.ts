@@ -128,6 +128,8 @@ function entryFor(event: DomainEvent): Entry | null {
     case 'SchemaVersionDeleted':
       return versionEntry(event);
     case 'SchemaFieldCreated':
+    case 'SchemaFieldUpdated':
+    case 'SchemaFieldDeleted':
     case 'ExternalIdClaimed':
       return null;
     case 'ApiCreated':

@@ -1,9 +1,10 @@
 import { Router } from 'express';
-import { createField, type FieldInput } from '../commands/fields.js';
+import { createField, deleteField, updateField, type FieldInput } from '../commands/fields.js';
 import { DomainError } from '../domain/errors.js';
-import { FIELD_TYPES } from '../domain/schema/fields.js';
+import type { FieldChanges } from '../domain/schema/field-commands.js';
+import { ARRAY_ITEM_TYPES, FIELD_TYPES, MATCH_MODES } from '../domain/schema/fields.js';
 import { fieldId } from '../projections/schema-versions.js';
-import { param } from '../read-api/query.js';
+import { param, queryString } from '../read-api/query.js';
 import { schemaRef, versionPaths as paths } from '../read-api/schema-paths.js';
 import { fieldView } from '../read-api/views.js';
 import { commandContext } from './context.js';
@@ -11,28 +12,39 @@ import type { WriteDeps } from './deps.js';
 import { respondAfterWrite } from './respond.js';
 import { validator } from './validate.js';
 
-const flag = { type: 'boolean', default: false };
-const fieldBody = validator<FieldInput>({
-  type: 'object',
-  properties: {
+const KEY = '^[A-Za-z0-9_-]+$';
+
+/** The wire shape of a field definition; `defaults` fills what a create leaves out (an update keeps it instead). */
+function fieldProperties(defaults: boolean): Record<string, unknown> {
+  const withDefault = (schema: Record<string, unknown>, value: unknown) => (defaults ? { ...schema, default: value } : schema);
+  const flag = withDefault({ type: 'boolean' }, false);
+  return {
     key: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z][A-Za-z0-9_]*$' },
-    name: { type: 'string', maxLength: 255, default: '' },
-    description: { type: 'string', maxLength: 500, default: '' },
+    name: withDefault({ type: 'string', maxLength: 255 }, ''),
+    description: withDefault({ type: 'string', maxLength: 500 }, ''),
     type: { type: 'string', enum: [...FIELD_TYPES] },
-    parent: { type: ['string', 'null'], default: null },
-    meta: {
-      type: 'object',
-      properties: {
-        enum: { type: 'array', items: { type: ['string', 'number'] }, minItems: 1 },
-        minimum: { type: 'number' },
-        maximum: { type: 'number' },
-        minLength: { type: 'integer', minimum: 0 },
-        maxLength: { type: 'integer', minimum: 0 },
-        pattern: { type: 'string', format: 'regex' },
+    meta: withDefault(
+      {
+        type: 'object',
+        properties: {
+          enum: { type: 'array', items: { type: ['string', 'number'] }, minItems: 1, maxItems: 1000 },
+          minimum: { type: 'number' },
+          maximum: { type: 'number' },
+          minLength: { type: 'integer', minimum: 0 },
+          maxLength: { type: 'integer', minimum: 0 },
+          pattern: { type: 'string', format: 'regex', maxLength: 1000 },
+          items: { type: 'string', enum: [...ARRAY_ITEM_TYPES] },
+          match: { type: 'string', enum: [...MATCH_MODES] },
+          dimensions: { type: 'integer' },
+          component: { type: 'string', pattern: KEY, maxLength: 100 },
+          component_version: { type: 'string', pattern: KEY, maxLength: 100 },
+          auto_update: { type: 'boolean' },
+          collections: { type: 'array', items: { type: 'string', pattern: KEY, maxLength: 100 }, minItems: 1, maxItems: 100 },
+        },
+        additionalProperties: false,
       },
-      additionalProperties: false,
-      default: {},
-    },
+      {},
+    ),
     required: flag,
     nullable: flag,
     multiple: flag,
@@ -40,32 +52,66 @@ const fieldBody = validator<FieldInput>({
     searchable: flag,
     private: flag,
     vectorizable: flag,
-  },
+  };
+}
+
+const createBody = validator<FieldInput>({
+  type: 'object',
+  properties: { ...fieldProperties(true), parent: { type: ['string', 'null'], default: null } },
   required: ['key', 'type'],
   additionalProperties: false,
 });
 
-/** Fields of a draft schema version. */
+/** An update names what changes; a field keeps its place (no `parent`). */
+const updateBody = validator<FieldChanges>({ type: 'object', properties: fieldProperties(false), additionalProperties: false });
+
+function fieldPath(query: Record<string, unknown>): string {
+  const path = queryString(query, 'path');
+  if (path === undefined || path === '') throw new DomainError('validation_error', 'Give the field path.', { path: ['is required'] });
+  return path;
+}
+
+/** Fields of a draft schema version: create on the tree, update and delete at `schema/tree/field/?path=`. */
 export function fieldsWriteRouter(deps: WriteDeps): Router {
   const router = Router({ mergeParams: true });
+  const read = (version: string, path: string) => async () => {
+    const doc = await deps.readStore.collection('schema_fields').get(fieldId(version, path));
+    return doc ? fieldView(doc) : null;
+  };
 
   router.post(paths('/:version/schema/tree/'), async (req, res) => {
-    const input = fieldBody(req.body);
-    if (input.vectorizable && input.type !== 'string' && input.type !== 'text') {
-      throw new DomainError('validation_error', 'Only string and text fields can be vectorizable.', { vectorizable: ['string and text only'] });
-    }
+    const input = createBody(req.body);
     const ctx = commandContext(req, res);
     const version = param(req, 'version');
     const created = await createField(deps.bus, ctx, schemaRef(req), version, input);
     await respondAfterWrite(deps, res, {
       position: created.position,
       status: 201,
-      read: async () => {
-        const doc = await deps.readStore.collection('schema_fields').get(fieldId(version, created.path));
-        return doc ? fieldView(doc) : null;
-      },
+      read: read(version, created.path),
       fallback: () => ({ ...input, path: created.path }),
     });
+  });
+
+  router.put(paths('/:version/schema/tree/field/'), async (req, res) => {
+    const path = fieldPath(req.query);
+    const changes = updateBody(req.body);
+    const ctx = commandContext(req, res);
+    const version = param(req, 'version');
+    const updated = await updateField(deps.bus, ctx, schemaRef(req), version, path, changes);
+    await respondAfterWrite(deps, res, {
+      position: updated.position,
+      status: 200,
+      read: read(version, updated.path),
+      fallback: () => ({ ...changes, path: updated.path }),
+    });
+  });
+
+  router.delete(paths('/:version/schema/tree/field/'), async (req, res) => {
+    const path = fieldPath(req.query);
+    const ctx = commandContext(req, res);
+    const deleted = await deleteField(deps.bus, ctx, schemaRef(req), param(req, 'version'), path);
+    await deps.projections.waitFor(deleted.position, deps.waitTimeoutMs);
+    res.status(204).end();
   });
 
   return router;

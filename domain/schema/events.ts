@@ -23,6 +23,13 @@ export type VersionFields = {
 
 export type SchemaVersionCreated = Message<'SchemaVersionCreated', SchemaOwner & VersionFields & { readonly fields: readonly FieldDef[] }>;
 export type SchemaFieldCreated = Message<'SchemaFieldCreated', SchemaOwner & { readonly version: string; readonly field: FieldDef }>;
+/** A field of a draft changed; a new key renamed it, and `moved` lists the old paths of its subtree that moved with it. */
+export type SchemaFieldUpdated = Message<
+  'SchemaFieldUpdated',
+  SchemaOwner & { readonly version: string; readonly path: string; readonly field: FieldDef; readonly moved: readonly string[] }
+>;
+/** A field of a draft and its subtree were removed; `removed` lists every path, the field's first. */
+export type SchemaFieldDeleted = Message<'SchemaFieldDeleted', SchemaOwner & { readonly version: string; readonly path: string; readonly removed: readonly string[] }>;
 export type SchemaVersionPublished = Message<
   'SchemaVersionPublished',
   SchemaOwner & {
@@ -44,4 +51,4 @@ export type SchemaVersionDeleted = Message<
   SchemaOwner & { readonly key: string; readonly snapshot: VersionSnapshot; /** Paths of the fields removed with it. */ readonly field_paths: readonly string[] }
 >;
 
-export type SchemaEvent = SchemaVersionCreated | SchemaFieldCreated | SchemaVersionPublished | SchemaVersionUpdated | SchemaVersionDeleted;
+export type SchemaEvent = SchemaVersionCreated | SchemaFieldCreated | SchemaVersionPublished | SchemaVersionUpdated | SchemaVersionDeleted | SchemaFieldUpdated | SchemaFieldDeleted;

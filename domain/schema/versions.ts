@@ -5,6 +5,7 @@ import type { SchemaState, Version } from './decider.js';
 import type { SchemaEvent, SchemaOwner, SchemaVersionDeleted, VersionFields } from './events.js';
 import type { FieldDef } from './fields.js';
 import { generateJsonSchema, type JsonSchema } from './json-schema.js';
+import { checkPublishable } from './publish-rules.js';
 
 /**
  * The schema version state machine (specification, "Schema version state"):
@@ -20,6 +21,8 @@ export type PublishVersion = Message<
   SchemaOwner & {
     readonly version: string;
     readonly published_at: string;
+    /** Fact from the handler: the locales every localizable value must hold. */
+    readonly locales: readonly string[];
     /** The request's `check_valid_drafts` (default false). */
     readonly check_valid_drafts?: boolean;
     /** Fact from the handler: draft revisions of the collection whose data the new schema accepts. */
@@ -37,7 +40,8 @@ export function versionOf(state: SchemaState, key: string): Version {
 }
 
 /** The JSON schema publishing this version generates: what resource data is validated against. */
-export const candidateSchema = (version: Version): JsonSchema => generateJsonSchema(version.fields);
+export const candidateSchema = (version: Version, locales: readonly string[]): JsonSchema =>
+  generateJsonSchema(version.fields, { requiredLocales: locales });
 
 const ownerOf = ({ env, schema_key, schema_type }: SchemaOwner): SchemaOwner => ({ env, schema_key, schema_type });
 
@@ -90,6 +94,7 @@ export function publishVersion({ data }: PublishVersion, state: SchemaState): Sc
   if (target.archived) throw new DomainError('cannot_publish_archived_version', 'An archived version cannot be published.');
   if (target.version_number !== null) throw new DomainError('version_already_published', 'The version is published already.');
   if (target.fields.length === 0) throw new DomainError('cannot_publish_empty_schema', 'A version needs at least one field to be published.');
+  checkPublishable(target.fields);
   const compatible = data.compatible_drafts ?? 0;
   if (data.check_valid_drafts === true && compatible > 0) {
     throw new DomainError('valid_drafts_exist', 'Draft revisions that this version accepts exist; publish them first or publish without check_valid_drafts.', {
@@ -105,7 +110,7 @@ export function publishVersion({ data }: PublishVersion, state: SchemaState): Sc
         version: data.version,
         version_number: state.lastNumber + 1,
         published_at: data.published_at,
-        json_schema: candidateSchema(target),
+        json_schema: candidateSchema(target, data.locales),
         archived: state.published,
       },
     },

@@ -25,11 +25,11 @@ const create = (key: string, copy_from: string | null = null): SchemaCommand => 
 const update = (key: string, change: { name?: string; description?: string }): SchemaCommand => ({ type: 'UpdateVersion', data: { ...owner, key, ...change } });
 const del = (key: string): SchemaCommand => ({ type: 'DeleteVersion', data: { ...owner, key } });
 const publish = (version: string, facts: Partial<PublishVersion['data']> = {}): SchemaCommand => ({
-  type: 'PublishVersion', data: { ...owner, version, published_at: later, ...facts },
+  type: 'PublishVersion', data: { ...owner, version, published_at: later, locales: ['en'], ...facts },
 });
 const published = (version: string, version_number: number, archived: string | null, fields: FieldDef[] = [title]): SchemaEvent => ({
   type: 'SchemaVersionPublished',
-  data: { ...owner, version, version_number, published_at: later, json_schema: generateJsonSchema(fields), archived },
+  data: { ...owner, version, version_number, published_at: later, json_schema: generateJsonSchema(fields, { requiredLocales: ['en'] }), archived },
 });
 const deleted = (key: string, version_number: number | null, fields: FieldDef[] = [title], name = key, description = ''): SchemaEvent => ({
   type: 'SchemaVersionDeleted', data: { ...owner, key, snapshot: { version_number, name, description }, field_paths: fields.map((f) => f.path) },

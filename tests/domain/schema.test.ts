@@ -17,7 +17,7 @@ const versionCreated = (key: string, fields: FieldDef[] = []): SchemaVersionCrea
   type: 'SchemaVersionCreated', data: { ...owner, key, name: key, description: '', created_at: at, fields },
 });
 const fieldCreated = (version: string, f: FieldDef): SchemaEvent => ({ type: 'SchemaFieldCreated', data: { ...owner, version, field: f } });
-const publish = (version: string): SchemaCommand => ({ type: 'PublishVersion', data: { ...owner, version, published_at: at } });
+const publish = (version: string): SchemaCommand => ({ type: 'PublishVersion', data: { ...owner, version, published_at: at, locales: ['en'] } });
 const published = (version: string, number: number, archived: string | null = null): SchemaEvent => {
   const [event] = deciderSpec(schema).given([versionCreated(version, [field('title')])]).when(publish(version)).thenReturns();
   return { ...(event as SchemaEvent & { type: 'SchemaVersionPublished' }), data: { ...(event as { data: object }).data, version_number: number, archived } } as SchemaEvent;

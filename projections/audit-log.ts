@@ -1,6 +1,7 @@
 import type { StoredEvent } from '../commands/ports.js';
 import type { DomainEvent } from '../domain/events.js';
 import type { SchemaVersionDeleted, SchemaVersionUpdated } from '../domain/schema/events.js';
+import { envEntry, type Entry } from './audit-entry.js';
 import { resourceEntry } from './audit-resources.js';
 import type { ReadModelProjection } from './read-model-target.js';
 import { put } from './read-model-target.js';
@@ -10,35 +11,6 @@ import { put } from './read-model-target.js';
  * specification's entity types and metadata. Events that change no listed entity
  * (a field of a draft version) write no entry.
  */
-
-export type Entry = {
-  readonly scope: 'environment' | 'global';
-  readonly env: string | null;
-  readonly event_type: 'create' | 'update' | 'delete';
-  readonly entity_type: string;
-  readonly entity_key: string;
-  readonly metadata: Record<string, unknown> | null;
-  /** Relation filters of the list endpoints. */
-  readonly relations: {
-    readonly collection_key?: string | null;
-    readonly resource_key?: string | null;
-    readonly schema_key?: string | null;
-    readonly api_key?: string | null;
-    readonly project_key?: string | null;
-    readonly organization?: string;
-  };
-};
-
-export function envEntry(
-  env: string,
-  eventType: Entry['event_type'],
-  entityType: string,
-  entityKey: string,
-  metadata: Record<string, unknown> | null,
-  relations: Entry['relations'],
-): Entry {
-  return { scope: 'environment', env, event_type: eventType, entity_type: entityType, entity_key: entityKey, metadata, relations };
-}
 
 function apiEntry(
   env: string,

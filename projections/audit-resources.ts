@@ -1,5 +1,5 @@
 import type { ResourceDeleted, RevisionDeleted, RevisionPublished, RevisionUnpublished } from '../domain/resource/events.js';
-import { envEntry, type Entry } from './audit-log.js';
+import { envEntry, type Entry } from './audit-entry.js';
 
 /**
  * Audit entries of resource and revision changes beyond creation: publishing a revision

@@ -20,11 +20,16 @@ export function queryBool(query: Record<string, unknown>, name: string, fallback
   throw invalid(name, 'must be true or false');
 }
 
-/** A non-negative integer query value. */
+/** The largest integer a query parameter takes: exact in JavaScript and within every store's integer range. */
+export const MAX_QUERY_INT = Number.MAX_SAFE_INTEGER;
+
+/** A non-negative integer query value, at most MAX_QUERY_INT. */
 export function queryInt(query: Record<string, unknown>, name: string, fallback: number, min = 0): number {
   const value = queryString(query, name);
   if (value === undefined || value === '') return fallback;
-  if (!/^\d+$/.test(value) || Number(value) < min) throw invalid(name, `must be an integer of at least ${min}`);
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > MAX_QUERY_INT) {
+    throw invalid(name, `must be an integer from ${min} to ${MAX_QUERY_INT}`);
+  }
   return Number(value);
 }
 

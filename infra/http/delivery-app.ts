@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { SearchIndex } from '../../projections/ports.js';
+import { bodyDepthGuard } from './body-depth.js';
 import { deliveryRouter } from '../../read-api/delivery/router.js';
 import type { DeliveryRouting } from '../../read-api/delivery/routing.js';
 import { errorMiddleware, notFoundRoute } from './errors.js';
@@ -13,6 +14,7 @@ export function deliveryApp(deps: { routing: DeliveryRouting; searchIndex: Searc
   app.set('x-powered-by', false);
   app.use(helmet({ contentSecurityPolicy: false }));
   app.use(express.json({ limit: BODY_LIMIT, strict: false }));
+  app.use(bodyDepthGuard);
   app.use(deliveryRouter(deps.routing, deps.searchIndex));
   app.use(notFoundRoute('route_not_found'));
   app.use(errorMiddleware(deps.log));

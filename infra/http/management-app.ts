@@ -22,6 +22,7 @@ import { fieldsWriteRouter } from '../../write-api/fields.js';
 import { revisionsWriteRouter } from '../../write-api/revisions.js';
 import { schemaWriteRouter } from '../../write-api/schema.js';
 import { environmentGuard, managementAuth } from '../auth/management-auth.js';
+import { bodyDepthGuard } from './body-depth.js';
 import { errorMiddleware, notFoundRoute } from './errors.js';
 
 /** Request bodies up to this size are parsed; the 1 MB payload rule is the domain's. */
@@ -34,6 +35,7 @@ export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; 
   app.set('x-powered-by', false);
   app.use(helmet());
   app.use(express.json({ limit: BODY_LIMIT, strict: false }));
+  app.use(bodyDepthGuard);
   app.use(managementAuth(deps.jwtSecret, deps.readStore));
 
   app.use(globalEventsReadRouter(deps));

@@ -1,0 +1,32 @@
+import type { RequestHandler } from 'express';
+import { DomainError } from '../../domain/errors.js';
+
+/**
+ * How deeply a request body may nest objects and arrays (docs/decisions/0032). Deeper
+ * bodies are refused before anything reads them recursively: structured cloning, JSON
+ * schema validation, or the read store's JSON functions (SQLite stops at 1,000 levels).
+ */
+export const MAX_BODY_DEPTH = 100;
+
+/** Whether `value` nests deeper than `limit` levels; iterative, so any depth is safe to check. */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop() as [unknown, number];
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(current)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/** Refuses request bodies nested deeper than MAX_BODY_DEPTH with 422 validation_error. */
+export const bodyDepthGuard: RequestHandler = (req, _res, next) => {
+  if (nestsDeeperThan(req.body, MAX_BODY_DEPTH)) {
+    next(new DomainError('validation_error', `The request body nests deeper than ${MAX_BODY_DEPTH} levels.`, { body: [`at most ${MAX_BODY_DEPTH} levels of nesting`] }));
+    return;
+  }
+  next();
+};

@@ -224,6 +224,31 @@ describe('components over HTTP', () => {
       const bySchema = await s.api('GET', v1(`/events/?schema_key=${c.key}`));
       expect(bySchema.body.results.map((e: { entity_type: string }) => e.entity_type)).to.include.members(['component', 'version']);
     });
+
+    it('names the components its published version nests in the delete snapshot\'s nested_schemas', async () => {
+      /** A component with a published version of the given fields; returns [component, version]. */
+      const published = async (name: string, fields: Record<string, unknown>[]): Promise<[string, string]> => {
+        const key = (await create({ name })).body.key as string;
+        const base = v1(`/components/${key}/model/versions/`);
+        const v = await s.api('POST', base, {});
+        for (const field of fields) expect((await s.api('POST', `${base}${v.body.key}/schema/tree/`, field)).status).to.equal(201);
+        expect((await s.api('POST', `${base}${v.body.key}/publish/`, {})).status).to.equal(200);
+        return [key, v.body.key];
+      };
+      const [geo, geoV] = await published('Geo', [{ key: 'lat', type: 'number' }]);
+      const [address, addressV] = await published('Address', [
+        { key: 'street', type: 'string' },
+        { key: 'location', type: 'nested', meta: { component: geo, component_version: geoV } },
+        { key: 'previous', type: 'nested', meta: { component: geo, component_version: geoV } },
+      ]);
+      expect((await s.api('DELETE', v1(`/components/${address}/`))).status).to.equal(204);
+      const r = await s.api('GET', v1(`/events/?entity_type=component&entity_key=${address}&event_type=delete`));
+      expect(r.body.results.map((e: { metadata: unknown }) => e.metadata)).to.deep.equal([{
+        snapshot: {
+          name: 'Address', description: '', content_type: 'document', is_component: true, current_version_key: addressV, nested_schemas: [geo],
+        },
+      }]);
+    });
   });
 });
 

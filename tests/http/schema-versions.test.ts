@@ -444,6 +444,18 @@ describe('schema versions over HTTP: the whole state machine', () => {
       expect(bySchema.body.count).to.equal(3);
     });
 
+    it('writes version:update with action publish, schema_key and schema_type component and folder_key null when a component version is published', async () => {
+      const component = await newComponent();
+      const owner = { schema_key: component, schema_type: 'component', folder_key: null };
+      const v = await draft(`components/${component}`);
+      await addField(`components/${component}`, v.key);
+      expect((await publish(`components/${component}`, v.key)).status).to.equal(200);
+      expect(await ofVersion(v.key)).to.deep.equal([
+        ['create', owner],
+        ['update', { action: 'publish', ...owner }],
+      ]);
+    });
+
     it('writes nothing for a refused change or a PUT that changes nothing', async () => {
       const c = await newCollection();
       const v = await published(`collections/${c}`);

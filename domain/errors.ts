@@ -14,3 +14,13 @@ export class DomainError extends Error {
 }
 
 export const notFound = (code: string, what: string): DomainError => new DomainError(code, `${what} not found.`);
+
+/**
+ * 422: a schema-version or field request in the collection form (`collections/:key/model/...`)
+ * names a component of the environment, which is not a collection (decision 0024).
+ */
+export const nonCollectionCannotHaveModel = (key: string): DomainError =>
+  new DomainError(
+    'non_collection_cannot_have_model',
+    `${key} is a component, not a collection: its model is under components/${key}/model/versions/.`,
+  );

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CommandBus } from '../commands/command-bus.js';
-import type { StoredEvent } from '../commands/ports.js';
+import type { EventStore, StoredEvent } from '../commands/ports.js';
 import { DataValidator } from '../commands/data-validator.js';
 import { asDomainEvent, readModelTarget } from '../projections/read-model-target.js';
 import { apiKeysProjection } from '../projections/api-keys.js';
@@ -49,11 +49,20 @@ const urlOf = (host: string, server: Server): string => {
   return `http://${shown}:${port}`;
 };
 
+export type ServiceOptions = {
+  /**
+   * A test seam: wraps the opened event store before anything uses it (command bus,
+   * projections, bootstrap), e.g. to let another writer win an append. `npm start` never sets it.
+   */
+  readonly wrapEventStore?: (store: EventStore) => EventStore;
+};
+
 /** The composition root: stores, command bus, projections, both HTTP interfaces, first-start bootstrap. */
-export async function startService(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Service> {
+export async function startService(config: Config, logger: Logger = createLogger(config.logLevel), options: ServiceOptions = {}): Promise<Service> {
   const log = logErrors(logger);
   const stores = openStores(config);
-  const { eventStore, readStore, searchIndex } = stores;
+  const { readStore, searchIndex } = stores;
+  const eventStore = options.wrapEventStore ? options.wrapEventStore(stores.eventStore) : stores.eventStore;
   const bus = new CommandBus(eventStore);
   const routing = new DeliveryRouting(readStore);
 

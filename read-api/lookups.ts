@@ -1,4 +1,4 @@
-import { notFound } from '../domain/errors.js';
+import { nonCollectionCannotHaveModel, notFound } from '../domain/errors.js';
 import type { SchemaRef } from '../domain/schema/events.js';
 import type { Doc, ReadStore } from '../projections/ports.js';
 
@@ -30,11 +30,25 @@ export async function findResource(store: ReadStore, folder: string, key: string
   return doc;
 }
 
-/** The key of the schema a request names, after checking its collection or component exists: 404 otherwise. */
+/** A component of the environment, or null. */
+async function componentOf(store: ReadStore, env: string, key: string): Promise<Doc | null> {
+  const doc = await store.collection('components').get(key);
+  return doc && doc.env === env ? doc : null;
+}
+
+/**
+ * The key of the schema a request names, after checking its collection or component exists:
+ * 404 otherwise, and 422 non_collection_cannot_have_model when the collection form names a component.
+ */
 export async function findSchemaKey(store: ReadStore, env: string, ref: SchemaRef): Promise<string> {
-  if (ref.type === 'collection') return (await findCollection(store, env, ref.key)).key as string;
-  const doc = await store.collection('components').get(ref.key);
-  if (!doc || doc.env !== env) throw notFound('component_not_found', 'Component');
+  if (ref.type === 'collection') {
+    const doc = await store.collection('collections').get(ref.key);
+    if (doc && doc.env === env) return doc.key as string;
+    if (await componentOf(store, env, ref.key)) throw nonCollectionCannotHaveModel(ref.key);
+    throw notFound('collection_not_found', 'Collection');
+  }
+  const doc = await componentOf(store, env, ref.key);
+  if (!doc) throw notFound('component_not_found', 'Component');
   return doc.key as string;
 }
 

@@ -178,6 +178,9 @@ describe('collections decider: quota and ceiling', () => {
     expect(replayed).to.deep.equal(full(3));
   });
 
+  // Only shown here, not over HTTP: the plan quota applies first, and the highest quota of any
+  // plan is 1,000 collections (pro, and enterprise with pro's values; domain/plan.ts), so a
+  // create through the service is refused at 1,000 and never reaches the 5,000 ceiling.
   it('refuses the 5,001st collection with plan_limit_exceeded and no upgrade URL, even on an unlimited quota', () => {
     const error = refusal(create('over', Number.MAX_SAFE_INTEGER), full(5000));
     expect(error.code).to.equal('plan_limit_exceeded');

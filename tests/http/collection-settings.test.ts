@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../support/service.js';
 
-describe('collection settings over HTTP: auto_remove_revisions and auto_remove_schema_versions', function () {
+describe('collection settings over HTTP: auto_remove_revisions, auto_remove_schema_versions and strict_reference', function () {
   let s: TestService;
   const v1 = (path: string): string => `/v1/${s.env}${path}`;
 
@@ -42,5 +42,27 @@ describe('collection settings over HTTP: auto_remove_revisions and auto_remove_s
     }
     const list = await s.api('GET', v1('/collections/tree/'));
     expect(list.body.results.map((c: { alias: string }) => c.alias)).to.deep.equal(['plain', 'tidy']);
+  });
+
+  it('refuses strict_reference on a root collection and a non-strict child of a strict collection with 422 validation_error', async () => {
+    const root = await s.api('POST', v1('/collections/tree/'), { name: 'Strict root', alias: 'strict-root', strict_reference: true });
+    expect(root.status).to.equal(422);
+    expect(root.body.error_code).to.equal('validation_error');
+    expect(root.body.detail).to.deep.equal({ strict_reference: ['requires a parent'] });
+    const courses = await s.api('POST', v1('/collections/tree/'), { name: 'Courses', alias: 'courses' });
+    const modules = await s.api('POST', v1('/collections/tree/'), { name: 'Modules', alias: 'modules', parent: courses.body.key, strict_reference: true });
+    expect(modules.status).to.equal(201);
+    expect(modules.body).to.include({ strict_reference: true, path: 'courses.modules' });
+    for (const body of [{ strict_reference: false }, {}]) {
+      const loose = await s.api('POST', v1('/collections/tree/'), { name: 'Lessons', alias: 'lessons', parent: modules.body.key, ...body });
+      expect(loose.status, JSON.stringify(body)).to.equal(422);
+      expect(loose.body.error_code).to.equal('validation_error');
+      expect(loose.body.detail).to.deep.equal({ strict_reference: ['must be true'] });
+    }
+    const under = await s.api('GET', v1(`/collections/tree/?key=${courses.body.key}&mode=descendants`));
+    expect(under.body.results.map((c: { path: string }) => c.path)).to.deep.equal(['courses.modules']);
+    const lessons = await s.api('POST', v1('/collections/tree/'), { name: 'Lessons', alias: 'lessons', parent: modules.body.key, strict_reference: true });
+    expect(lessons.status).to.equal(201);
+    expect(lessons.body).to.include({ strict_reference: true, path: 'courses.modules.lessons' });
   });
 });

@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { SqliteEventStore } from '../../infra/sqlite/event-store.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -221,5 +224,74 @@ describe('components over HTTP', () => {
       const bySchema = await s.api('GET', v1(`/events/?schema_key=${c.key}`));
       expect(bySchema.body.results.map((e: { entity_type: string }) => e.entity_type)).to.include.members(['component', 'version']);
     });
+
+    it('names the components its published version nests in the delete snapshot\'s nested_schemas', async () => {
+      /** A component with a published version of the given fields; returns [component, version]. */
+      const published = async (name: string, fields: Record<string, unknown>[]): Promise<[string, string]> => {
+        const key = (await create({ name })).body.key as string;
+        const base = v1(`/components/${key}/model/versions/`);
+        const v = await s.api('POST', base, {});
+        for (const field of fields) expect((await s.api('POST', `${base}${v.body.key}/schema/tree/`, field)).status).to.equal(201);
+        expect((await s.api('POST', `${base}${v.body.key}/publish/`, {})).status).to.equal(200);
+        return [key, v.body.key];
+      };
+      const [geo, geoV] = await published('Geo', [{ key: 'lat', type: 'number' }]);
+      const [address, addressV] = await published('Address', [
+        { key: 'street', type: 'string' },
+        { key: 'location', type: 'nested', meta: { component: geo, component_version: geoV } },
+        { key: 'previous', type: 'nested', meta: { component: geo, component_version: geoV } },
+      ]);
+      expect((await s.api('DELETE', v1(`/components/${address}/`))).status).to.equal(204);
+      const r = await s.api('GET', v1(`/events/?entity_type=component&entity_key=${address}&event_type=delete`));
+      expect(r.body.results.map((e: { metadata: unknown }) => e.metadata)).to.deep.equal([{
+        snapshot: {
+          name: 'Address', description: '', content_type: 'document', is_component: true, current_version_key: addressV, nested_schemas: [geo],
+        },
+      }]);
+    });
+  });
+});
+
+describe('components over HTTP: the 5,000-component ceiling', function () {
+  this.timeout(60_000);
+
+  it('refuses the 5,001st component with 403 plan_limit_exceeded, entity components and no upgrade_url, and accepts one again after a delete', async () => {
+    // 4,999 components come straight from the event store, as 4,999 POSTs would have written
+    // them (five thousand requests take too long); the 5,000th and the refusal go through HTTP.
+    let s = await startTestService();
+    const first = await s.api('POST', `/v1/${s.env}/components/`, { name: 'First' });
+    expect(first.status).to.equal(201);
+    await s.stop();
+
+    const stream = `components-${s.env}`;
+    const store = new SqliteEventStore(join(s.dataDir, 'events.db'));
+    const [created] = await store.readStream(stream);
+    if (!created || created.type !== 'ComponentCreated') throw new Error('no ComponentCreated event');
+    const copies = Array.from({ length: 4998 }, (_, i) => ({
+      id: randomUUID(),
+      type: created.type,
+      data: { ...(created.data as object), key: `seeded${i}`, name: `Seeded ${i}`, created_at: new Date(Date.parse(created.metadata.timestamp) + i + 1).toISOString() },
+      metadata: created.metadata,
+    }));
+    await store.appendToStream(stream, copies, created.revision);
+    await store.close();
+
+    s = await startTestService({}, s.dataDir);
+    try {
+      const components = `/v1/${s.env}/components/`;
+      expect((await s.api('GET', `${components}?limit=1`)).body.count).to.equal(4999);
+      const fiveThousandth = await s.api('POST', components, { name: 'Last' });
+      expect(fiveThousandth.status, JSON.stringify(fiveThousandth.body)).to.equal(201);
+      const refused = await s.api('POST', components, { name: 'One too many' });
+      expect(refused.status).to.equal(403);
+      expect(refused.body).to.deep.equal({
+        message: refused.body.message, error_code: 'plan_limit_exceeded', detail: { entity: 'components', current: 5000, limit: 5000 },
+      });
+      expect((await s.api('GET', `${components}?limit=1`)).body.count).to.equal(5000);
+      expect((await s.api('DELETE', `${components}seeded0/`)).status).to.equal(204);
+      expect((await s.api('POST', components, { name: 'Room again' })).status).to.equal(201);
+    } finally {
+      await s.stop();
+    }
   });
 });

@@ -46,11 +46,19 @@ describe('external_id on resource create over HTTP', () => {
     expect(valid.status).to.equal(201);
   });
 
-  it('rejects a malformed external_id with 422', async () => {
-    for (const value of ['has%20space', 'a'.repeat(256), 'semi;colon', '']) {
-      const r = await s.api('POST', v1(`/collections/${books}/resources/?external_id=${value}`), { data: { title: 'X' } });
+  it('rejects a malformed external_id with 422 validation_error naming it, and creates nothing', async () => {
+    // A create reports a bad query parameter as validation_error (specification, Errors: "invalid
+    // request data or invalid query parameters"); data_validation_error is the upsert's code.
+    const before = (await s.api('GET', v1(`/collections/${books}/resources/`))).body.count;
+    for (const value of ['a b', 'ä', 'a'.repeat(256), 'semi;colon', '']) {
+      const r = await s.api('POST', v1(`/collections/${books}/resources/?external_id=${encodeURIComponent(value)}`), { data: { title: 'X' } });
       expect(r.status, value.slice(0, 20)).to.equal(422);
+      expect(r.body.error_code, value.slice(0, 20)).to.equal('validation_error');
+      expect(r.body.detail, value.slice(0, 20)).to.have.property('external_id');
     }
+    expect((await s.api('GET', v1(`/collections/${books}/resources/`))).body.count).to.equal(before);
+    const longest = await s.api('POST', v1(`/collections/${books}/resources/?external_id=${'a'.repeat(255)}`), { data: { title: 'X' } });
+    expect(longest.status).to.equal(201);
   });
 
   it('lets exactly one of concurrent creates with one external_id win', async () => {

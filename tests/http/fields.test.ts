@@ -256,6 +256,58 @@ describe('fields over HTTP', () => {
     });
   });
 
+  describe('fields of a component, and unknown owners', () => {
+    let component: string;
+    let version: string;
+    before(async () => {
+      component = await newComponent('Address');
+      version = await newVersion(`components/${component}`);
+      await add(`components/${component}`, version, { key: 'street', type: 'string' });
+      await add(`components/${component}`, version, { key: 'geo', type: 'object' });
+      await add(`components/${component}`, version, { key: 'lat', type: 'number', parent: 'geo' });
+    });
+
+    it('lists, gets, updates (200) and deletes (204) the fields of a component version through components/:component/', async () => {
+      const schema = `components/${component}`;
+      const listed = await s.api('GET', tree(schema, version));
+      expect(listed.status).to.equal(200);
+      expect(listed.body.results.map((f: { path: string }) => f.path)).to.deep.equal(['street', 'geo']);
+      const got = await s.api('GET', field(schema, version, 'geo.lat'));
+      expect(got.status).to.equal(200);
+      expect(got.body).to.include({ key: 'lat', path: 'geo.lat', parent: 'geo', type: 'number' });
+      const updated = await s.api('PUT', field(schema, version, 'street'), { name: 'Street', required: true, meta: { maxLength: 80 } });
+      expect(updated.status).to.equal(200);
+      expect(updated.body).to.include({ key: 'street', name: 'Street', required: true, type: 'string' });
+      expect(updated.body.meta).to.deep.equal({ maxLength: 80 });
+      expect((await s.api('GET', field(schema, version, 'street'))).body).to.deep.equal(updated.body);
+      const deleted = await s.api('DELETE', field(schema, version, 'geo'));
+      expect(deleted.status).to.equal(204);
+      expectError(await s.api('GET', field(schema, version, 'geo.lat')), 422, 'validation_error', 'path');
+      expect((await s.api('GET', tree(schema, version))).body.results.map((f: { path: string }) => f.path)).to.deep.equal(['street']);
+    });
+
+    it('answers 404 collection_not_found for an unknown collection on the tree and on get, update and delete of a field', async () => {
+      for (const prefix of ['collections', 'folders']) {
+        const base = v1(`/${prefix}/nope/model/versions/${version}/schema/tree/`);
+        expectError(await s.api('GET', base), 404, 'collection_not_found');
+        expectError(await s.api('POST', base, { key: 'x', type: 'string' }), 404, 'collection_not_found');
+        expectError(await s.api('GET', `${base}field/?path=street`), 404, 'collection_not_found');
+        expectError(await s.api('PUT', `${base}field/?path=street`, { name: 'x' }), 404, 'collection_not_found');
+        expectError(await s.api('DELETE', `${base}field/?path=street`), 404, 'collection_not_found');
+      }
+    });
+
+    it('answers 404 component_not_found for an unknown component on the tree and on get, update and delete of a field', async () => {
+      const schema = 'components/nope';
+      expectError(await s.api('GET', tree(schema, version)), 404, 'component_not_found');
+      expectError(await s.api('POST', tree(schema, version), { key: 'x', type: 'string' }), 404, 'component_not_found');
+      expectError(await s.api('GET', field(schema, version, 'street')), 404, 'component_not_found');
+      expectError(await s.api('PUT', field(schema, version, 'street'), { name: 'x' }), 404, 'component_not_found');
+      expectError(await s.api('DELETE', field(schema, version, 'street')), 404, 'component_not_found');
+      expect((await s.api('GET', field(`components/${component}`, version, 'street'))).body.name).to.equal('Street');
+    });
+  });
+
   describe('nested fields (components at a pinned version)', () => {
     let address: string;
     let addressV1: string;

@@ -38,6 +38,17 @@ describe('HTTP: localizable content', function () {
 
     const list = await s.api('GET', resources());
     expect(list.body.count).to.equal(0);
+
+    const ok = await s.api('POST', resources(), { data: { title: { en: 'Hello' } } });
+    expect(ok.status, JSON.stringify(ok.body)).to.equal(201);
+    const revisions = `${resources()}${ok.body.key}/revisions/`;
+    for (const title of ['Hello', ['Hello'], 5]) {
+      const revision = await s.api('POST', revisions, { data: { title } });
+      expect(revision.status, JSON.stringify(title)).to.equal(422);
+      expect(revision.body.error_code).to.equal('localizable_data_should_be_object');
+      expect(revision.body.detail).to.deep.equal({ fields: ['/title'] });
+    }
+    expect((await s.api('GET', revisions)).body.count).to.equal(1);
   });
 
   it('accepts an object keyed by locale that holds the default locale, and refuses one without it', async () => {

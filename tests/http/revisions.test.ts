@@ -74,6 +74,20 @@ describe('revisions over HTTP', () => {
     expect(r.body).to.deep.equal({ errors: [] });
   });
 
+  it('refuses validate/ with 422 validation_error while the collection has no published schema (decision 0016), writing nothing', async () => {
+    const bare = await s.api('POST', v1(s, '/collections/tree/'), { name: 'Bare', alias: 'bare' });
+    const resources = v1(s, `/collections/${bare.body.key}/resources/`);
+    const created = await s.api('POST', resources, { data: { anything: 1 }, mode: 'draft', validate_data: false });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const revisions = `${resources}${created.body.key}/revisions/`;
+    const [only] = (await s.api('GET', revisions)).body.results;
+    const r = await s.api('POST', `${revisions}${only.key}/validate/`, {});
+    expect(r.status).to.equal(422);
+    expect(r.body).to.deep.equal({ message: r.body.message, error_code: 'validation_error', detail: { data: ['no published schema'] } });
+    const events = await s.api('GET', v1(s, `/events/?resource_key=${created.body.key}`));
+    expect(events.body.results.map((e: { entity_type: string; event_type: string }) => `${e.entity_type}:${e.event_type}`)).to.have.members(['resource:create', 'revision:create']);
+  });
+
   it('publishes a draft (200): it becomes current, the previous one unpublished, the resource audited as updated', async () => {
     const r = await s.api('POST', rev(`${draft}/publish/`), {});
     expect(r.status).to.equal(200);

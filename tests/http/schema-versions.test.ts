@@ -107,13 +107,63 @@ describe('schema versions over HTTP: the whole state machine', () => {
       expectError(await s.api('POST', versions('components/nope'), {}), 404, 'component_not_found');
     });
 
-    it('answers 404 when a component key is used in the collection form and the reverse (decision 0024)', async () => {
+    it('answers 422 non_collection_cannot_have_model when the collection form names a component, and 404 component_not_found for the reverse (decision 0024)', async () => {
       const component = await newComponent();
       const c = await newCollection();
-      expectError(await s.api('POST', versions(`collections/${component}`), {}), 404, 'collection_not_found');
-      expectError(await s.api('GET', versions(`collections/${component}`)), 404, 'collection_not_found');
+      expectError(await s.api('POST', versions(`collections/${component}`), {}), 422, 'non_collection_cannot_have_model');
+      expectError(await s.api('GET', versions(`collections/${component}`)), 422, 'non_collection_cannot_have_model');
       expectError(await s.api('POST', versions(`components/${c}`), {}), 404, 'component_not_found');
       expectError(await s.api('GET', versions(`components/${c}`)), 404, 'component_not_found');
+      expect((await s.api('GET', versions(`components/${component}`))).body.count, 'nothing was created').to.equal(0);
+    });
+  });
+
+  describe('a component named in the collection form: 422 non_collection_cannot_have_model (decision 0024)', () => {
+    let component: string;
+    let version: string;
+    before(async () => {
+      component = await newComponent();
+      version = (await draft(`components/${component}`, { name: 'kept' })).key;
+      await addField(`components/${component}`, version);
+    });
+
+    it('refuses every version and field route under collections/ and folders/, read and write alike, and changes nothing', async () => {
+      for (const prefix of ['collections', 'folders']) {
+        const base = versions(`${prefix}/${component}`);
+        const field = `${base}${version}/schema/tree/field/?path=title`;
+        const requests: [string, string, unknown?][] = [
+          ['GET', base],
+          ['POST', base, {}],
+          ['GET', `${base}${version}/`],
+          ['PUT', `${base}${version}/`, { name: 'x' }],
+          ['DELETE', `${base}${version}/`],
+          ['POST', `${base}${version}/publish/`, {}],
+          ['GET', `${base}${version}/schema/tree/`],
+          ['POST', `${base}${version}/schema/tree/`, { key: 'other', type: 'string' }],
+          ['GET', field],
+          ['PUT', field, { name: 'x' }],
+          ['DELETE', field],
+        ];
+        for (const [method, path, body] of requests) {
+          const r = await s.api(method, path, body);
+          expect(r.status, `${method} ${path}`).to.equal(422);
+          expect(r.body).to.deep.equal({ message: r.body.message, error_code: 'non_collection_cannot_have_model', detail: null });
+        }
+      }
+      const kept = await get(`components/${component}`, version);
+      expect(kept.body).to.include({ name: 'kept', version_number: null });
+      const fields = await s.api('GET', `${versions(`components/${component}`)}${version}/schema/tree/`);
+      expect(fields.body.results.map((f: { key: string; name: string }) => [f.key, f.name])).to.deep.equal([['title', '']]);
+      expect((await s.api('GET', versions(`components/${component}`))).body.count).to.equal(1);
+    });
+
+    it('keeps 404 collection_not_found for a key that is neither a collection nor a component, and for a deleted component', async () => {
+      expectError(await s.api('GET', versions('collections/nope')), 404, 'collection_not_found');
+      expectError(await s.api('GET', `${versions('folders/nope')}${version}/schema/tree/`), 404, 'collection_not_found');
+      const gone = await newComponent();
+      expect((await s.api('DELETE', v1(`/components/${gone}/`))).status).to.equal(204);
+      expectError(await s.api('GET', versions(`collections/${gone}`)), 404, 'collection_not_found');
+      expectError(await s.api('POST', versions(`collections/${gone}`), {}), 404, 'collection_not_found');
     });
   });
 
@@ -442,6 +492,18 @@ describe('schema versions over HTTP: the whole state machine', () => {
       ]);
       const bySchema = await s.api('GET', v1(`/events/?entity_type=version&schema_key=${component}`));
       expect(bySchema.body.count).to.equal(3);
+    });
+
+    it('writes version:update with action publish, schema_key and schema_type component and folder_key null when a component version is published', async () => {
+      const component = await newComponent();
+      const owner = { schema_key: component, schema_type: 'component', folder_key: null };
+      const v = await draft(`components/${component}`);
+      await addField(`components/${component}`, v.key);
+      expect((await publish(`components/${component}`, v.key)).status).to.equal(200);
+      expect(await ofVersion(v.key)).to.deep.equal([
+        ['create', owner],
+        ['update', { action: 'publish', ...owner }],
+      ]);
     });
 
     it('writes nothing for a refused change or a PUT that changes nothing', async () => {

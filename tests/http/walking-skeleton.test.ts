@@ -250,6 +250,30 @@ describe('walking skeleton over HTTP (embedded stores)', function () {
       expect((await s.api('GET', v1(`/collections/${collection}/resources/`))).body.count).to.equal(before);
     });
 
+    it('refuses a payload over 1 MB with 422 json_size_exceeded, validate_data=false with mode=instant and an empty or over-long name with 422 validation_error', async () => {
+      const resources = v1(`/collections/${collection}/resources/`);
+      const before = (await s.api('GET', resources)).body.count;
+      const big = await s.api('POST', resources, { data: { title: 'x'.repeat(1024 * 1024) } });
+      expect(big.status).to.equal(422);
+      expect(big.body.error_code).to.equal('json_size_exceeded');
+      const huge = await s.api('POST', resources, { data: { title: 'x'.repeat(9 * 1024 * 1024) } });
+      expect(huge.status, 'over the body parser limit').to.equal(422);
+      expect(huge.body.error_code).to.equal('json_size_exceeded');
+      for (const body of [{ validate_data: false, mode: 'instant' }, { validate_data: false }]) {
+        const r = await s.api('POST', resources, { data: { title: 'Unchecked' }, ...body });
+        expect(r.status, JSON.stringify(body)).to.equal(422);
+        expect(r.body.error_code).to.equal('validation_error');
+        expect(r.body.detail).to.have.property('validate_data');
+      }
+      for (const name of ['', 'n'.repeat(256)]) {
+        const r = await s.api('POST', resources, { data: { title: 'Named' }, name });
+        expect(r.status, `name of ${name.length}`).to.equal(422);
+        expect(r.body.error_code).to.equal('validation_error');
+        expect(r.body.detail).to.have.property('name');
+      }
+      expect((await s.api('GET', resources)).body.count).to.equal(before);
+    });
+
     it('accepts wait=false with 202 and the resource shows up', async () => {
       const r = await s.api('POST', v1(`/collections/${collection}/resources/?wait=false`), { data: { title: 'Queued' } });
       expect(r.status).to.equal(202);

@@ -1,6 +1,6 @@
 import { loadConfig } from '../../infra/config.js';
 import { createLogger } from '../../infra/logger.js';
-import { startService, type Service } from '../../infra/service.js';
+import { startService, type Service, type ServiceOptions } from '../../infra/service.js';
 import { tempDir } from './temp.js';
 
 export type Reply = { status: number; body: any; headers: Headers }; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -24,10 +24,10 @@ async function reply(response: Response): Promise<Reply> {
   return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
 }
 
-/** The real service on 127.0.0.1, free ports and a fresh data directory (or the given one). */
-export async function startTestService(env: Record<string, string> = {}, dataDir = tempDir()): Promise<TestService> {
+/** The real service on 127.0.0.1, free ports and a fresh data directory (or the given one); `options` holds the test seams. */
+export async function startTestService(env: Record<string, string> = {}, dataDir = tempDir(), options: ServiceOptions = {}): Promise<TestService> {
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', DELIVERY_PORT: '0', HOST: '127.0.0.1', PLAN: 'free', ...env });
-  const service = await startService(config, createLogger('silent'));
+  const service = await startService(config, createLogger('silent'), options);
   const file = service.bootstrap;
   if (!file) throw new Error('no bootstrap.json');
   const base = service.urls.base;

@@ -1,5 +1,6 @@
 import { collections } from '../domain/collections/decider.js';
 import type { CollectionChanges } from '../domain/collections/update.js';
+import { own } from '../domain/records.js';
 import type { CommandBus, Handled } from './command-bus.js';
 import { planLimits, type CommandContext } from './context.js';
 import { dropDeletedConnections } from './delivery-apis.js';
@@ -43,5 +44,5 @@ export async function deleteCollection(bus: CommandBus, ctx: CommandContext, key
 /** Whether a collection exists in an environment, from its owning stream. */
 export async function collectionNode(bus: CommandBus, env: string, key: string) {
   const { state } = await bus.load(collections, streams.collections(env));
-  return state.byKey[key] ?? null;
+  return own(state.byKey, key) ?? null;
 }

@@ -1,4 +1,5 @@
 import { components, type DeleteComponent } from '../domain/components/decider.js';
+import { own } from '../domain/records.js';
 import { schema } from '../domain/schema/decider.js';
 import { nestedSchemas } from '../domain/schema/nested-schemas.js';
 import type { CommandBus, Handled } from './command-bus.js';
@@ -29,7 +30,7 @@ export function updateComponent(bus: CommandBus, ctx: CommandContext, key: strin
 export function deleteComponent(bus: CommandBus, ctx: CommandContext, key: string): Promise<Result> {
   return bus.handle(components, streams.components(ctx.env), async (): Promise<DeleteComponent> => {
     const { state } = await bus.load(schema, streams.schema(key));
-    const published = state.published === null ? undefined : state.versions[state.published];
+    const published = state.published === null ? undefined : own(state.versions, state.published);
     return {
       type: 'DeleteComponent',
       data: { env: ctx.env, key, current_version: published?.key ?? null, nested_schemas: nestedSchemas(published?.fields ?? []) },
@@ -40,5 +41,5 @@ export function deleteComponent(bus: CommandBus, ctx: CommandContext, key: strin
 /** Whether a component exists in an environment, from its owning stream. */
 export async function componentNode(bus: CommandBus, env: string, key: string) {
   const { state } = await bus.load(components, streams.components(env));
-  return state.byKey[key] ?? null;
+  return own(state.byKey, key) ?? null;
 }

@@ -6,9 +6,12 @@ type ValidationError = { readonly path: string; readonly message: string };
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
-/** Compiles published JSON schemas with ajv, once per schema version. */
+/**
+ * Compiles published JSON schemas with ajv, once per schema version. `ownProperties`: a field
+ * named `constructor` or `toString` is present only when the data holds it (docs/decisions/0030).
+ */
 export class DataValidator {
-  private readonly ajv = addFormats(new Ajv2020({ allErrors: true, strict: false })).addKeyword(LOCALIZABLE_KEYWORD);
+  private readonly ajv = addFormats(new Ajv2020({ allErrors: true, strict: false, ownProperties: true })).addKeyword(LOCALIZABLE_KEYWORD);
   private readonly compiled = new Map<string, ValidateFunction>();
 
   validate(version: string, schema: JsonSchema, data: unknown): ValidationError[] {

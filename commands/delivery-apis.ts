@@ -2,6 +2,7 @@ import { collections } from '../domain/collections/decider.js';
 import { strictChain, strictDependents } from '../domain/collections/tree.js';
 import { deliveryApis, type CollectionFacts, type DropConnections } from '../domain/delivery-apis/decider.js';
 import type { ApiFields, ConnectionFields } from '../domain/delivery-apis/events.js';
+import { has } from '../domain/records.js';
 import type { CommandBus, Handled } from './command-bus.js';
 import { planLimits, type CommandContext } from './context.js';
 import { newKey } from './keys.js';
@@ -16,7 +17,7 @@ export type ConnectionChanges = Partial<Omit<ConnectionFields, 'env' | 'api' | '
 /** What the delivery-API decisions need to know about a collection, from the collection tree's stream. */
 async function facts(bus: CommandBus, env: string, folder: string): Promise<CollectionFacts> {
   const { state } = await bus.load(collections, streams.collections(env));
-  return { exists: state.byKey[folder] !== undefined, strictChain: strictChain(state, folder), strictDependents: strictDependents(state, folder) };
+  return { exists: has(state.byKey, folder), strictChain: strictChain(state, folder), strictDependents: strictDependents(state, folder) };
 }
 
 const handle = (bus: CommandBus, ctx: CommandContext, command: Parameters<typeof deliveryApis.decide>[0]): Promise<Result> =>
@@ -50,7 +51,7 @@ export async function connectCollection(bus: CommandBus, ctx: CommandContext, ap
 export function dropDeletedConnections(bus: CommandBus, ctx: CommandContext): Promise<Result> {
   return bus.handle(deliveryApis, streams.deliveryApis(ctx.env), async (state): Promise<DropConnections> => {
     const { state: tree } = await bus.load(collections, streams.collections(ctx.env));
-    const folders = new Set(Object.values(state.apis).flatMap((api) => Object.keys(api.connections)).filter((folder) => !tree.byKey[folder]));
+    const folders = new Set(Object.values(state.apis).flatMap((api) => Object.keys(api.connections)).filter((folder) => !has(tree.byKey, folder)));
     return { type: 'DropConnections', data: { env: ctx.env, folders: [...folders] } };
   }, ctx.metadata);
 }

@@ -1,4 +1,5 @@
 import { DomainError, notFound } from '../domain/errors.js';
+import { own } from '../domain/records.js';
 import { schema } from '../domain/schema/decider.js';
 import { countFields, nestingDepth } from '../domain/schema/field-tree.js';
 import type { FieldMeta, NestedPin } from '../domain/schema/fields.js';
@@ -22,7 +23,7 @@ export async function nestedPin(bus: CommandBus, ctx: CommandContext, meta: Fiel
   if (component === undefined || key === undefined) return null;
   if (!(await componentNode(bus, ctx.env, component))) throw notFound('component_not_found', 'Component');
   const { state } = await bus.load(schema, streams.schema(component));
-  const version = state.versions[key];
+  const version = own(state.versions, key);
   if (!version) throw notFound('version_not_found', 'Component version');
   if (version.version_number === null) {
     throw new DomainError('validation_error', 'A nested field pins a published component version.', {

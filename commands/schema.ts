@@ -1,3 +1,4 @@
+import { own } from '../domain/records.js';
 import { schema } from '../domain/schema/decider.js';
 import { candidateSchema, type PublishVersion } from '../domain/schema/versions.js';
 import type { CommandBus, Handled } from './command-bus.js';
@@ -59,7 +60,7 @@ export async function publishVersion(
   const owner = await schemaOwner(bus, ctx, ref);
   const locales = await requiredLocales(bus, ctx.env);
   return bus.handle(schema, streams.schema(ref.key), async (state): Promise<PublishVersion> => {
-    const target = state.versions[version];
+    const target = own(state.versions, version);
     const publishable = target !== undefined && target.version_number === null && target.fields.length > 0;
     const counted = options.check_valid_drafts && publishable && ref.type === 'collection';
     const node = ref.type === 'collection' ? await collectionNode(bus, ctx.env, ref.key) : null;

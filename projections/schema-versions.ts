@@ -18,7 +18,8 @@ export const schemaVersionsProjection: ReadModelProjection = {
         const { fields, ...version } = event.data;
         return [
           put('schema_versions', version.key, { ...version, version_number: null, published_at: null, archived_at: null, json_schema: null }),
-          ...fields.map((field) => fieldDoc(event.data, version.key, field, version.created_at)),
+          // A throw here would stall the read side on this event for good: one stored without fields (docs/decisions/0030) has none.
+          ...(fields ?? []).map((field) => fieldDoc(event.data, version.key, field, version.created_at)),
         ];
       }
       case 'SchemaFieldCreated':

@@ -11,6 +11,7 @@ import {
   type ConnectionInput,
 } from '../commands/delivery-apis.js';
 import { DomainError } from '../domain/errors.js';
+import { own } from '../domain/records.js';
 import { normalizeCorsOrigins } from '../domain/delivery-apis/cors.js';
 import { ALLOWED_METHODS, DEFAULT_DESCRIPTIONS, type ApiFields, type ConnectionFields } from '../domain/delivery-apis/events.js';
 import { connectionId } from '../projections/delivery-apis.js';
@@ -105,14 +106,15 @@ export function deliveryApisWriteRouter(deps: WriteDeps): Router {
   };
   const apiAnswer = async (res: Response, written: { position: string; state: unknown }, key: string, status: number) => {
     const state = written.state as { apis: Record<string, ApiFields> };
-    const fields = state.apis[key];
+    const fields = own(state.apis, key);
     await respondAfterWrite(deps, res, { position: written.position, status, read: () => apiDoc(key), fallback: () => (fields ? apiView({ _id: key, ...fields }) : { key }) });
   };
   const connectionAnswer = async (req: Request, res: Response, written: { position: string; state: unknown }, folder: string, status: number) => {
     const api = param(req, 'api');
     const env = param(req, 'env');
     const state = written.state as { apis: Record<string, { connections: Record<string, ConnectionFields> }> };
-    const fields = state.apis[api]?.connections[folder];
+    const target = own(state.apis, api);
+    const fields = target ? own(target.connections, folder) : undefined;
     await respondAfterWrite(deps, res, {
       position: written.position,
       status,

@@ -1,6 +1,7 @@
 import type { Decider, Message } from '../decider.js';
 import { DomainError, notFound } from '../errors.js';
 import { CEILINGS, planLimitExceeded } from '../plan.js';
+import { has, own } from '../records.js';
 import { deleteCollection, type DeleteCollection } from './delete.js';
 import type { CollectionFields, CollectionsEvent } from './events.js';
 import { updateCollection, type UpdateCollection } from './update.js';
@@ -30,8 +31,8 @@ export function aliasFree(state: CollectionsState, parent: string | null, alias:
 
 function create(command: CreateCollection, state: CollectionsState): CollectionsEvent[] {
   const { quota, ...input } = command.data;
-  if (state.byKey[input.key]) throw new DomainError('validation_error', 'The collection key exists already.');
-  const parent = input.parent === null ? null : state.byKey[input.parent];
+  if (has(state.byKey, input.key)) throw new DomainError('validation_error', 'The collection key exists already.');
+  const parent = input.parent === null ? null : own(state.byKey, input.parent);
   if (parent === undefined) throw notFound('collection_not_found', 'Parent collection');
   aliasFree(state, input.parent, input.alias, null);
   if (input.strict_reference && parent === null) {
@@ -55,16 +56,18 @@ function evolve(state: CollectionsState, event: CollectionsEvent): CollectionsSt
     }
     case 'CollectionUpdated': {
       const { key, alias, parent, path, strict_reference, name, auto_remove_revisions, auto_remove_schema_versions, descendants } = event.data;
-      const byKey: Record<string, CollectionNode> = { ...state.byKey };
-      byKey[key] = { key, alias, parent, path, strict_reference, name, auto_remove_revisions, auto_remove_schema_versions };
+      let byKey: CollectionsState['byKey'] = {
+        ...state.byKey,
+        [key]: { key, alias, parent, path, strict_reference, name, auto_remove_revisions, auto_remove_schema_versions },
+      };
       for (const moved of descendants) {
-        const node = byKey[moved.key];
-        if (node) byKey[moved.key] = { ...node, path: moved.path };
+        const node = own(byKey, moved.key);
+        if (node) byKey = { ...byKey, [moved.key]: { ...node, path: moved.path } };
       }
       return { ...state, byKey };
     }
     case 'CollectionDeleted': {
-      if (!state.byKey[event.data.key]) return state;
+      if (!has(state.byKey, event.data.key)) return state;
       const { [event.data.key]: _gone, ...byKey } = state.byKey;
       return { byKey, count: state.count - 1 };
     }

@@ -1,5 +1,6 @@
 import type { Message } from '../decider.js';
 import { notFound } from '../errors.js';
+import { own } from '../records.js';
 import type { CollectionsState } from './decider.js';
 import type { CollectionsEvent } from './events.js';
 import { depthOf, descendantsOf } from './tree.js';
@@ -8,7 +9,7 @@ export type DeleteCollection = Message<'DeleteCollection', { readonly env: strin
 
 /** Deletes a collection with its whole subtree: one event per collection, deepest first (docs/decisions/0012). */
 export function deleteCollection({ data }: DeleteCollection, state: CollectionsState): CollectionsEvent[] {
-  const node = state.byKey[data.key];
+  const node = own(state.byKey, data.key);
   if (!node) throw notFound('collection_not_found', 'Collection');
   const subtree = [node, ...descendantsOf(state, node.key)].sort((a, b) => depthOf(b) - depthOf(a) || (a.path < b.path ? -1 : 1));
   return subtree.map((c) => ({

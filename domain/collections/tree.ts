@@ -1,3 +1,4 @@
+import { own } from '../records.js';
 import type { CollectionNode, CollectionsState } from './decider.js';
 
 /**
@@ -6,10 +7,10 @@ import type { CollectionNode, CollectionsState } from './decider.js';
  */
 export function strictChain(state: CollectionsState, key: string): string[] {
   const chain: string[] = [];
-  let node = state.byKey[key];
+  let node = own(state.byKey, key);
   while (node?.strict_reference && node.parent !== null) {
     chain.unshift(node.parent);
-    node = state.byKey[node.parent];
+    node = own(state.byKey, node.parent);
   }
   return chain;
 }
@@ -21,7 +22,7 @@ export function strictDependents(state: CollectionsState, key: string): string[]
 
 /** Whether `key` is `ancestor` or lies below it. */
 export function isWithin(state: CollectionsState, key: string, ancestor: string): boolean {
-  for (let node = state.byKey[key]; node; node = node.parent === null ? undefined : state.byKey[node.parent]) {
+  for (let node = own(state.byKey, key); node; node = node.parent === null ? undefined : own(state.byKey, node.parent)) {
     if (node.key === ancestor) return true;
   }
   return false;

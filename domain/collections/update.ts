@@ -1,5 +1,6 @@
 import type { Message } from '../decider.js';
 import { DomainError, notFound } from '../errors.js';
+import { own } from '../records.js';
 import { aliasFree, type CollectionNode, type CollectionsState } from './decider.js';
 import type { CollectionFields, CollectionsEvent } from './events.js';
 import { descendantsOf, isWithin } from './tree.js';
@@ -15,7 +16,7 @@ const strictError = (message: string, detail: Record<string, unknown>) => new Do
 
 /** The parent a collection moves to: it exists, and it is neither the collection nor below it. */
 function checkMove(state: CollectionsState, node: CollectionNode, parentKey: string): CollectionNode {
-  const parent = state.byKey[parentKey];
+  const parent = own(state.byKey, parentKey);
   if (!parent) throw notFound('collection_not_found', 'Parent collection');
   if (isWithin(state, parentKey, node.key)) {
     throw new DomainError('validation_error', 'A collection cannot move into itself or one of its descendants.', { parent: ['is the collection or one of its descendants'] });
@@ -28,7 +29,7 @@ function checkMove(state: CollectionsState, node: CollectionNode, parentKey: str
  * alias change re-paths the collection and its whole subtree.
  */
 export function updateCollection({ data }: UpdateCollection, state: CollectionsState): CollectionsEvent[] {
-  const node = state.byKey[data.key];
+  const node = own(state.byKey, data.key);
   if (!node) throw notFound('collection_not_found', 'Collection');
   const changes = Object.fromEntries(Object.entries(data.changes).filter(([, value]) => value !== undefined)) as CollectionChanges;
   const next: CollectionNode = { ...node, ...changes };
@@ -36,7 +37,7 @@ export function updateCollection({ data }: UpdateCollection, state: CollectionsS
     throw new DomainError('validation_error', 'strict_reference is set when a collection is created and cannot change.', { strict_reference: ['cannot be changed'] });
   }
   const moved = next.parent !== node.parent;
-  const parent = next.parent === null ? null : moved ? checkMove(state, node, next.parent) : (state.byKey[next.parent] ?? null);
+  const parent = next.parent === null ? null : moved ? checkMove(state, node, next.parent) : (own(state.byKey, next.parent) ?? null);
   if (moved && node.strict_reference) {
     throw strictError('A strict-reference collection cannot change its parent: its resources belong to resources of the parent collection.', {
       parent: ['a strict-reference collection keeps its parent'],

@@ -1,6 +1,7 @@
 import type { Decider, Message } from '../decider.js';
 import { DomainError, notFound } from '../errors.js';
 import { CEILINGS, planLimitExceeded } from '../plan.js';
+import { has, own } from '../records.js';
 import type { ComponentFields, ComponentsEvent } from './events.js';
 
 /** The components of one environment: owns their existence and the safety ceiling. */
@@ -20,13 +21,13 @@ export type ComponentNode = Pick<ComponentFields, 'key' | 'name' | 'description'
 export type ComponentsState = { readonly byKey: Readonly<Record<string, ComponentNode>>; readonly count: number };
 
 function existing(state: ComponentsState, key: string): ComponentNode {
-  const found = state.byKey[key];
+  const found = own(state.byKey, key);
   if (!found) throw notFound('component_not_found', 'Component');
   return found;
 }
 
 function create({ data }: CreateComponent, state: ComponentsState): ComponentsEvent[] {
-  if (state.byKey[data.key]) throw new DomainError('validation_error', 'The component key exists already.');
+  if (has(state.byKey, data.key)) throw new DomainError('validation_error', 'The component key exists already.');
   if (state.count >= CEILINGS.components) throw planLimitExceeded('components', state.count, CEILINGS.components, false);
   return [{ type: 'ComponentCreated', data: { ...data, content_type: 'document' } }];
 }
@@ -63,6 +64,7 @@ function evolve(state: ComponentsState, event: ComponentsEvent): ComponentsState
       return { ...state, byKey: { ...state.byKey, [key]: { key, name, description } } };
     }
     case 'ComponentDeleted': {
+      if (!has(state.byKey, event.data.key)) return state;
       const { [event.data.key]: _gone, ...byKey } = state.byKey;
       return { byKey, count: state.count - 1 };
     }

@@ -1,4 +1,5 @@
 import { DomainError } from '../errors.js';
+import { own } from '../records.js';
 
 export const MAX_CORS_ORIGINS = 100;
 
@@ -14,8 +15,9 @@ export function normalizeOrigin(value: string): string | null {
   } catch {
     return null;
   }
-  if (!(url.protocol in DEFAULT_PORTS) || url.username || url.password || !url.hostname) return null;
-  const port = url.port && url.port !== DEFAULT_PORTS[url.protocol] ? `:${url.port}` : '';
+  const defaultPort = own(DEFAULT_PORTS, url.protocol);
+  if (defaultPort === undefined || url.username || url.password || !url.hostname) return null;
+  const port = url.port && url.port !== defaultPort ? `:${url.port}` : '';
   return `${url.protocol}//${url.hostname.toLowerCase()}${port}`;
 }
 

@@ -1,6 +1,7 @@
 import type { Decider, Message } from '../decider.js';
 import { DomainError, notFound } from '../errors.js';
 import { planLimitExceeded } from '../plan.js';
+import { has, own } from '../records.js';
 import { DEFAULT_DESCRIPTIONS, type ApiFields, type ConnectionFields, type DeliveryApisEvent } from './events.js';
 import { checkUnscoped } from './unscoped.js';
 
@@ -42,7 +43,7 @@ export type ApiState = ApiFields & { readonly connections: Readonly<Record<strin
 export type DeliveryApisState = { readonly apis: Readonly<Record<string, ApiState>> };
 
 function apiOf(state: DeliveryApisState, key: string): ApiState {
-  const api = state.apis[key];
+  const api = own(state.apis, key);
   if (!api) throw notFound('api_not_found', 'API');
   return api;
 }
@@ -56,7 +57,7 @@ function prefixFree(state: DeliveryApisState, prefix: string, except: string | n
 function createApi({ data }: CreateApi, state: DeliveryApisState): DeliveryApisEvent[] {
   const { quota, ...api } = data;
   const count = Object.keys(state.apis).length;
-  if (state.apis[api.key]) throw new DomainError('validation_error', 'The API key exists already.');
+  if (has(state.apis, api.key)) throw new DomainError('validation_error', 'The API key exists already.');
   prefixFree(state, api.prefix, null);
   if (count >= quota) throw planLimitExceeded('delivery_api', count, quota, true);
   return [{ type: 'ApiCreated', data: api }];
@@ -82,12 +83,12 @@ function connect({ data }: ConnectCollection, state: DeliveryApisState): Deliver
   const { collection, ...connection } = data;
   const api = apiOf(state, connection.api);
   if (!collection.exists) throw notFound('collection_not_found', 'Collection');
-  if (api.connections[connection.folder]) {
+  if (has(api.connections, connection.folder)) {
     throw new DomainError('collection_already_connected_to_api', 'The collection is already connected to this API.');
   }
   checkUnscoped(connection, collection.strictChain);
   const ancestors = collection.strictChain
-    .filter((folder) => !api.connections[folder])
+    .filter((folder) => !has(api.connections, folder))
     .map((folder): DeliveryApisEvent => ({
       type: 'CollectionConnected',
       data: {
@@ -101,7 +102,7 @@ function connect({ data }: ConnectCollection, state: DeliveryApisState): Deliver
 
 function updateConnection({ data }: UpdateConnection, state: DeliveryApisState): DeliveryApisEvent[] {
   const api = apiOf(state, data.api);
-  const current = api.connections[data.folder];
+  const current = own(api.connections, data.folder);
   if (!current || !data.collection.exists) throw notFound('collection_not_found', 'Connected collection');
   const next: ConnectionFields = { ...current, ...data.changes };
   const cleared = next.unscoped_levels.length === 0 ? { ...next, unscoped_ancestors: [] } : next;
@@ -111,8 +112,8 @@ function updateConnection({ data }: UpdateConnection, state: DeliveryApisState):
 
 function disconnect({ data }: DisconnectCollection, state: DeliveryApisState): DeliveryApisEvent[] {
   const api = apiOf(state, data.api);
-  if (!api.connections[data.folder]) throw notFound('collection_not_found', 'Connected collection');
-  const blocking = data.collection.strictDependents.filter((folder) => api.connections[folder]);
+  if (!has(api.connections, data.folder)) throw notFound('collection_not_found', 'Connected collection');
+  const blocking = data.collection.strictDependents.filter((folder) => has(api.connections, folder));
   if (blocking.length > 0) {
     throw new DomainError('strict_reference_error', 'A connected strict-reference collection is nested under this one; disconnect it first.', {
       dependents: blocking,
@@ -136,7 +137,7 @@ function evolve(state: DeliveryApisState, event: DeliveryApisEvent): DeliveryApi
     case 'ApiCreated':
       return withApi({ ...event.data, connections: {} });
     case 'ApiUpdated': {
-      const api = state.apis[event.data.key];
+      const api = own(state.apis, event.data.key);
       return api ? withApi({ ...event.data, connections: api.connections }) : state;
     }
     case 'ApiDeleted': {
@@ -145,13 +146,13 @@ function evolve(state: DeliveryApisState, event: DeliveryApisEvent): DeliveryApi
     }
     case 'CollectionConnected':
     case 'ConnectionUpdated': {
-      const api = state.apis[event.data.api];
+      const api = own(state.apis, event.data.api);
       if (!api) return state;
       const { auto: _auto, ...connection } = event.data as typeof event.data & { auto?: boolean };
       return withApi({ ...api, connections: { ...api.connections, [connection.folder]: connection } });
     }
     case 'CollectionDisconnected': {
-      const api = state.apis[event.data.api];
+      const api = own(state.apis, event.data.api);
       if (!api) return state;
       const { [event.data.folder]: _gone, ...connections } = api.connections;
       return withApi({ ...api, connections });

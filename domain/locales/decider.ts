@@ -1,6 +1,7 @@
 import type { Decider, Message } from '../decider.js';
 import { DomainError, notFound } from '../errors.js';
 import { planLimitExceeded } from '../plan.js';
+import { has, own } from '../records.js';
 import { SEED_LOCALE, type LocaleFields, type LocaleSnapshot, type LocalesEvent } from './events.js';
 
 /** The locales of one environment: owns code uniqueness, the one default and the quota. */
@@ -17,7 +18,7 @@ export type LocalesCommand = CreateLocale | UpdateLocale | DeleteLocale;
 export type LocalesState = { readonly byCode: Readonly<Record<string, LocaleSnapshot>> };
 
 const localeOf = (state: LocalesState, code: string): LocaleSnapshot => {
-  const locale = state.byCode[code];
+  const locale = own(state.byCode, code);
   if (!locale) throw notFound('not_found', 'Locale');
   return locale;
 };
@@ -31,7 +32,7 @@ function undefault(state: LocalesState, env: string, except: string): LocalesEve
 
 function create({ data }: CreateLocale, state: LocalesState): LocalesEvent[] {
   const { quota, ...locale } = data;
-  if (state.byCode[locale.code]) {
+  if (has(state.byCode, locale.code)) {
     throw new DomainError('validation_error', 'A locale with this code exists in the environment.', { code: ['must be unique in the environment'] });
   }
   const count = Object.keys(state.byCode).length;

@@ -1,4 +1,5 @@
 import type { Decider } from '../decider.js';
+import { own } from '../records.js';
 import { decideCreateField, decideDeleteField, decideUpdateField, evolveFields, type CreateField, type DeleteField, type UpdateField } from './field-commands.js';
 import type { FieldDef } from './fields.js';
 import type { JsonSchema } from './json-schema.js';
@@ -34,7 +35,7 @@ function evolve(state: SchemaState, event: SchemaEvent): SchemaState {
     case 'SchemaFieldCreated':
     case 'SchemaFieldUpdated':
     case 'SchemaFieldDeleted': {
-      const target = state.versions[event.data.version];
+      const target = own(state.versions, event.data.version);
       if (!target) return state;
       const changed = { ...target, fields: evolveFields(target.fields, event) };
       return { ...state, versions: { ...state.versions, [changed.key]: changed } };

@@ -1,6 +1,7 @@
 import type { Message } from '../decider.js';
 import { DomainError, notFound } from '../errors.js';
 import { CEILINGS } from '../plan.js';
+import { own } from '../records.js';
 import type { SchemaState, Version } from './decider.js';
 import type { SchemaEvent, SchemaOwner } from './events.js';
 import { checkField } from './field-rules.js';
@@ -32,7 +33,7 @@ const unpinned = (): DomainError =>
 
 /** A draft version of the schema: 404 version_not_found, 422 cannot_update_published_model. */
 function draft(state: SchemaState, key: string): Version {
-  const found = state.versions[key];
+  const found = own(state.versions, key);
   if (!found) throw notFound('version_not_found', 'Schema version');
   if (found.version_number !== null || found.archived) throw new DomainError('cannot_update_published_model', 'A published version cannot be changed.');
   return found;

@@ -1,4 +1,5 @@
 import { DomainError } from '../errors.js';
+import { own } from '../records.js';
 import { isContainer, STRING_MAX_LENGTH, VECTOR_DIMENSIONS, type FieldDef, type FieldMeta, type FieldType } from './fields.js';
 
 /** The rules one field definition must follow: meta keys per type, flags per type, validations, its parent. */
@@ -34,13 +35,13 @@ const NOT_SEARCHABLE: readonly FieldType[] = ['json', 'object', 'nested', 'vecto
 
 /** The meta keys a field may carry. */
 export function allowedMeta(field: Pick<FieldDef, 'type' | 'meta'>): readonly MetaKey[] {
-  const own = META_BY_TYPE[field.type];
+  const ofType = META_BY_TYPE[field.type];
   const item = field.type === 'array' && field.meta.items !== undefined ? META_BY_TYPE[field.meta.items] : [];
-  return [...own, ...item];
+  return [...ofType, ...item];
 }
 
 const add = (detail: Detail, key: string, message: string): void => {
-  (detail[key] ??= []).push(message);
+  detail[key] = [...(own(detail, key) ?? []), message];
 };
 
 /** The type validations apply to: the field's own, or its item type for an array. */

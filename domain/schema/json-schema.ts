@@ -1,3 +1,4 @@
+import { own } from '../records.js';
 import { STRING_MAX_LENGTH, type FieldDef, type FieldMeta, type FieldType, type MatchMode } from './fields.js';
 
 /** JSON Schema as generated on publish; plain data so it can live in an event. */
@@ -62,7 +63,8 @@ function scalar(type: FieldType, meta: FieldMeta): Schema {
 }
 
 class Generator {
-  readonly defs: Record<string, unknown> = {};
+  /** `$defs` by name: a Map, so a name is never looked up among inherited properties. */
+  readonly defs = new Map<string, unknown>();
   private readonly children = new Map<string | null, FieldDef[]>();
 
   constructor(
@@ -96,16 +98,17 @@ class Generator {
     const { match } = field.meta;
     if (match === undefined) return this.object(field.path);
     const [properties, , children] = this.properties(field.path);
-    const branches = children.map((c) => ({ properties: { [c.key]: properties[c.key] }, required: [c.key] }));
+    const branches = children.map((c) => ({ properties: { [c.key]: own(properties, c.key) }, required: [c.key] }));
     return { type: 'object', properties, additionalProperties: false, [COMBINATOR[match]]: branches };
   }
 
   nested(field: FieldDef): Schema {
     const { component, component_version } = field.meta;
     const name = defName(component ?? '', component_version ?? '');
-    if (field.pin && !(name in this.defs)) {
-      const { $schema: _schema, $defs, ...own } = field.pin.json_schema;
-      Object.assign(this.defs, ($defs ?? {}) as Schema, { [name]: own });
+    if (field.pin && !this.defs.has(name)) {
+      const { $schema: _schema, $defs, ...pinned } = field.pin.json_schema;
+      for (const [def, schema] of Object.entries(($defs ?? {}) as Schema)) this.defs.set(def, schema);
+      this.defs.set(name, pinned);
     }
     return { $ref: `#/$defs/${name}` };
   }
@@ -159,6 +162,6 @@ class Generator {
 export function generateJsonSchema(fields: readonly FieldDef[], options: GeneratorOptions): JsonSchema {
   const generator = new Generator(fields, options);
   const root: Schema = { $schema: 'https://json-schema.org/draft/2020-12/schema', ...generator.object(null) };
-  if (Object.keys(generator.defs).length > 0) root.$defs = generator.defs;
+  if (generator.defs.size > 0) root.$defs = Object.fromEntries(generator.defs);
   return root;
 }

@@ -1,6 +1,7 @@
 import type { Message } from '../decider.js';
 import { DomainError, notFound } from '../errors.js';
 import { CEILINGS } from '../plan.js';
+import { has, own } from '../records.js';
 import type { SchemaState, Version } from './decider.js';
 import type { SchemaEvent, SchemaOwner, SchemaVersionDeleted, VersionFields } from './events.js';
 import type { FieldDef } from './fields.js';
@@ -34,7 +35,7 @@ export type PublishVersion = Message<
 export type VersionCommand = CreateVersion | UpdateVersion | DeleteVersion | PublishVersion;
 
 export function versionOf(state: SchemaState, key: string): Version {
-  const found = state.versions[key];
+  const found = own(state.versions, key);
   if (!found) throw notFound('version_not_found', 'Schema version');
   return found;
 }
@@ -52,13 +53,13 @@ function deleted(owner: SchemaOwner, version: Version): SchemaVersionDeleted {
 
 export function createVersion({ data }: CreateVersion, state: SchemaState): SchemaEvent[] {
   const { copy_from, ...fields } = data;
-  if (state.versions[data.key]) throw new DomainError('validation_error', 'The version key exists already.');
+  if (has(state.versions, data.key)) throw new DomainError('validation_error', 'The version key exists already.');
   if (state.count >= CEILINGS.schema_versions) {
     throw new DomainError('too_many_versions', `A schema holds at most ${CEILINGS.schema_versions} versions.`, { limit: CEILINGS.schema_versions });
   }
   let copied: readonly FieldDef[] = [];
   if (copy_from !== null) {
-    const source = state.versions[copy_from];
+    const source = own(state.versions, copy_from);
     if (!source) throw notFound('source_version_not_found', 'Source version');
     copied = source.fields;
   }
@@ -123,25 +124,26 @@ export function evolveVersion(state: SchemaState, event: SchemaEvent): SchemaSta
   switch (event.type) {
     case 'SchemaVersionCreated': {
       const { key, name, description, fields } = event.data;
-      const created: Version = { key, name, description, fields, version_number: null, archived: false };
+      // `?? []`: a copy from an inherited name was stored without fields before docs/decisions/0030.
+      const created: Version = { key, name, description, fields: fields ?? [], version_number: null, archived: false };
       return { ...state, versions: { ...state.versions, [key]: created }, count: state.count + 1 };
     }
     case 'SchemaVersionUpdated': {
-      const target = state.versions[event.data.key];
+      const target = own(state.versions, event.data.key);
       if (!target) return state;
       return { ...state, versions: { ...state.versions, [target.key]: { ...target, name: event.data.name, description: event.data.description } } };
     }
     case 'SchemaVersionDeleted': {
-      if (!state.versions[event.data.key]) return state;
+      if (!has(state.versions, event.data.key)) return state;
       const { [event.data.key]: _gone, ...versions } = state.versions;
       return { ...state, versions, count: state.count - 1 };
     }
     case 'SchemaVersionPublished': {
-      const versions = { ...state.versions };
-      const target = versions[event.data.version];
-      if (target) versions[target.key] = { ...target, version_number: event.data.version_number };
-      const before = event.data.archived ? versions[event.data.archived] : undefined;
-      if (before) versions[before.key] = { ...before, archived: true };
+      let versions = state.versions;
+      const target = own(versions, event.data.version);
+      if (target) versions = { ...versions, [target.key]: { ...target, version_number: event.data.version_number } };
+      const before = event.data.archived === null ? undefined : own(versions, event.data.archived);
+      if (before) versions = { ...versions, [before.key]: { ...before, archived: true } };
       return { ...state, versions, published: event.data.version, publishedSchema: event.data.json_schema, lastNumber: event.data.version_number };
     }
     default:

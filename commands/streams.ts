@@ -13,6 +13,8 @@ export const streams = {
   /** The delivery APIs of an environment with their connections. */
   deliveryApis: (env: string) => `apis-${env}`,
   resource: (key: string) => `resource-${key}`,
+  /** The resource slots of an environment under RESOURCE_LIMIT (decision 0031). */
+  resourceQuota: (env: string) => `resourcequota-${env}`,
   /** The reservation of an external_id inside a collection. */
   externalId: (folder: string, externalId: string) => `extid-${folder}-${externalId}`,
   /** Management and delivery API keys of an environment (one quota). */

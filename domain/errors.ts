@@ -1,12 +1,15 @@
 /**
  * A refusal the specification names: `code` is its `error_code`. The HTTP layer owns
- * the one map from code to status (infra/http/errors.ts).
+ * the one map from code to status (infra/http/errors.ts); `status` overrides it for the
+ * one code the specification answers with two statuses (422 plan_limit_exceeded on a
+ * resource create, docs/decisions/0031).
  */
 export class DomainError extends Error {
   constructor(
     readonly code: string,
     message: string,
     readonly detail: Record<string, unknown> | null = null,
+    readonly status: number | null = null,
   ) {
     super(message);
     this.name = 'DomainError';

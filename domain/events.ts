@@ -8,6 +8,7 @@ import type { EnvironmentEvent } from './environment/decider.js';
 import type { OrganizationEvent } from './organization/decider.js';
 import type { ProjectEvent } from './project/decider.js';
 import type { ResourceEvent } from './resource/events.js';
+import type { ResourceQuotaEvent } from './resource-quota/decider.js';
 import type { SchemaEvent } from './schema/events.js';
 import type { UserEvent } from './user/decider.js';
 
@@ -22,6 +23,7 @@ export type DomainEvent =
   | SchemaEvent
   | DeliveryApisEvent
   | ResourceEvent
+  | ResourceQuotaEvent
   | ApiKeysEvent
   | ExternalIdEvent
   | LocalesEvent;

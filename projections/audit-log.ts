@@ -103,6 +103,10 @@ function entryFor(event: DomainEvent): Entry | null {
     case 'SchemaFieldUpdated':
     case 'SchemaFieldDeleted':
     case 'ExternalIdClaimed':
+    case 'ResourceSlotsSeeded':
+    case 'ResourceSlotReserved':
+    case 'ResourceSlotReleased':
+    case 'CollectionSlotsReleased':
       return null;
     case 'ApiCreated':
       return envEntry(event.data.env, 'create', 'api', event.data.key, null, { api_key: event.data.key });

@@ -43,7 +43,7 @@ export function errorMiddleware(log: (message: string, error: unknown) => void):
   return (error: unknown, _req, res, _next) => {
     const known = error instanceof DomainError ? error : parserError(error as { type?: unknown; status?: unknown });
     if (known) {
-      res.status(statusOf(known.code)).json({ message: known.message, error_code: known.code, detail: known.detail });
+      res.status(known.status ?? statusOf(known.code)).json({ message: known.message, error_code: known.code, detail: known.detail });
       return;
     }
     log('unhandled error', error);

@@ -7,6 +7,7 @@ import { payloadSize, validation } from './content-check.js';
 import type { CommandContext } from './context.js';
 import type { DataValidator } from './data-validator.js';
 import { newKey } from './keys.js';
+import { releaseSlot, releaseUnlessCreated, reserveSlot, type ResourceQuota } from './resource-quota.js';
 import { streams } from './streams.js';
 
 export type ResourceInput = {
@@ -39,11 +40,19 @@ export async function ownerCheck(bus: CommandBus, node: Collection, owner: strin
  * A child appended after its parent was deleted (the parent's delete and the child's
  * create raced) is deleted again at once, and the create answers resource_owner_not_found.
  */
-export async function refuseOrphan(bus: CommandBus, ctx: CommandContext, folder: string, key: string, owner: string | null): Promise<void> {
+export async function refuseOrphan(
+  bus: CommandBus,
+  ctx: CommandContext,
+  folder: string,
+  key: string,
+  owner: string | null,
+  quota: ResourceQuota,
+): Promise<void> {
   if (owner === null) return;
   const { state: parent } = await bus.load(resource, streams.resource(owner));
   if (parent.status !== 'deleted') return;
   await bus.handle(resource, streams.resource(key), { type: 'DeleteResource', data: { env: ctx.env, folder, key } }, ctx.metadata);
+  await releaseSlot(bus, quota, ctx, folder, key);
   throw new DomainError('resource_owner_not_found', 'The parent resource was deleted.');
 }
 
@@ -52,6 +61,7 @@ export async function createResource(
   validator: DataValidator,
   ctx: CommandContext,
   input: ResourceInput,
+  quota: ResourceQuota = null,
 ): Promise<Handled<unknown, unknown> & { key: string }> {
   const node = await collectionOf(bus, ctx.env, input.folder);
   const { data, mode, validate_data, ...fields } = input;
@@ -74,10 +84,17 @@ export async function createResource(
   };
   // Refuse invalid input before anything is claimed: a new resource's decision needs no state.
   resource.decide(command, resource.initialState());
-  if (input.external_id !== null) await claimExternalId(bus, ctx, input.folder, input.external_id, key);
-  const handled = await bus.handle(resource, streams.resource(key), command, ctx.metadata);
-  await refuseOrphan(bus, ctx, input.folder, key, input.resource_owner);
-  return { ...handled, key };
+  // The specification answers a refused resource create with 422 (the upsert's is 403).
+  await reserveSlot(bus, quota, ctx, input.folder, key, 422);
+  try {
+    if (input.external_id !== null) await claimExternalId(bus, ctx, input.folder, input.external_id, key);
+    const handled = await bus.handle(resource, streams.resource(key), command, ctx.metadata);
+    await refuseOrphan(bus, ctx, input.folder, key, input.resource_owner, quota);
+    return { ...handled, key };
+  } catch (error) {
+    await releaseUnlessCreated(bus, quota, ctx, input.folder, key);
+    throw error;
+  }
 }
 
 /** Claims an external_id for a resource key through its reservation stream (409 when taken). */
@@ -98,7 +115,9 @@ export async function updateResourceMetadata(bus: CommandBus, ctx: CommandContex
 }
 
 /** Deletes one resource with its revisions (descendants are the caller's: see write-api/resource-delete.ts). */
-export async function deleteResource(bus: CommandBus, ctx: CommandContext, folder: string, key: string) {
+export async function deleteResource(bus: CommandBus, ctx: CommandContext, folder: string, key: string, quota: ResourceQuota = null) {
   await collectionOf(bus, ctx.env, folder);
-  return bus.handle(resource, streams.resource(key), { type: 'DeleteResource', data: { env: ctx.env, folder, key } }, ctx.metadata);
+  const deleted = await bus.handle(resource, streams.resource(key), { type: 'DeleteResource', data: { env: ctx.env, folder, key } }, ctx.metadata);
+  await releaseSlot(bus, quota, ctx, folder, key);
+  return deleted;
 }

@@ -7,6 +7,7 @@ import type { CommandContext } from './context.js';
 import type { DataValidator } from './data-validator.js';
 import { newKey } from './keys.js';
 import { claimExternalId, collectionOf, ownerCheck, refuseOrphan } from './resources.js';
+import { releaseUnlessCreated, reserveSlot, type ResourceQuota } from './resource-quota.js';
 import { revisionsToKeep } from './revisions.js';
 import { streams } from './streams.js';
 
@@ -41,7 +42,7 @@ const retryable = (error: unknown): boolean =>
  * is claimed for a new key first. Concurrent upserts of a new value all write to the one
  * claimed key: the first append creates the resource, the others become its revisions.
  */
-export async function upsertResource(bus: CommandBus, validator: DataValidator, ctx: CommandContext, input: UpsertInput) {
+export async function upsertResource(bus: CommandBus, validator: DataValidator, ctx: CommandContext, input: UpsertInput, quota: ResourceQuota = null) {
   const node = await collectionOf(bus, ctx.env, input.folder);
   const { folder, external_id, name, resource_owner, mode, validate_data, data, if_match } = input;
   const payload = {
@@ -59,18 +60,27 @@ export async function upsertResource(bus: CommandBus, validator: DataValidator, 
   });
   for (let round = 0; round < ROUNDS; round++) {
     let key = await ownerOf(bus, folder, external_id);
-    try {
-      if (key === null) {
-        key = newKey();
-        // Refuse invalid input before anything is claimed.
-        resource.decide(command(key), resource.initialState());
-        await claimExternalId(bus, ctx, folder, external_id, key);
+    const fresh = key === null;
+    if (key === null) {
+      key = newKey();
+      // Refuse invalid input before anything is claimed; a create counts against RESOURCE_LIMIT (403 on an upsert).
+      resource.decide(command(key), resource.initialState());
+      try {
+        await reserveSlot(bus, quota, ctx, folder, key, 403);
+      } catch (error) {
+        // A concurrent upsert of the same value may hold the last slot: its resource takes this write as a revision.
+        if (round + 1 < ROUNDS && (await ownerOf(bus, folder, external_id)) !== null) continue;
+        throw error;
       }
+    }
+    try {
+      if (fresh) await claimExternalId(bus, ctx, folder, external_id, key);
       const handled = await bus.handle(resource, streams.resource(key), command(key), ctx.metadata);
       const created = handled.events.some((e) => e.type === 'ResourceCreated');
-      if (created) await refuseOrphan(bus, ctx, folder, key, resource_owner);
+      if (created) await refuseOrphan(bus, ctx, folder, key, resource_owner, quota);
       return { ...handled, key, created, revision: payload.revision };
     } catch (error) {
+      if (fresh) await releaseUnlessCreated(bus, quota, ctx, folder, key);
       if (!retryable(error) || round + 1 >= ROUNDS) throw error;
     }
   }

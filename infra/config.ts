@@ -14,6 +14,8 @@ export type Config = {
   readonly mongoUrl: string | undefined;
   readonly openSearchUrl: string | undefined;
   readonly waitTimeoutMs: number;
+  /** Most resources per environment, or null (the default) for no limit (docs/decisions/0031). */
+  readonly resourceLimit: number | null;
   readonly logLevel: string;
 };
 
@@ -23,6 +25,13 @@ function int(value: string | undefined, fallback: number, name: string): number 
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${value}`);
+  return n;
+}
+
+function positive(value: string | undefined, name: string): number | null {
+  if (value === undefined || value === '') return null;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got ${value}`);
   return n;
 }
 
@@ -42,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongoUrl: env.MONGO_URL || undefined,
     openSearchUrl: env.OPENSEARCH_URL || undefined,
     waitTimeoutMs: int(env.WAIT_TIMEOUT_MS, 5000, 'WAIT_TIMEOUT_MS'),
+    resourceLimit: positive(env.RESOURCE_LIMIT, 'RESOURCE_LIMIT'),
     logLevel: env.LOG_LEVEL ?? 'info',
   };
 }

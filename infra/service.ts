@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { CommandBus } from '../commands/command-bus.js';
 import type { EventStore, StoredEvent } from '../commands/ports.js';
 import { DataValidator } from '../commands/data-validator.js';
+import type { ResourceQuota } from '../commands/resource-quota.js';
 import { asDomainEvent, readModelTarget } from '../projections/read-model-target.js';
 import { apiKeysProjection } from '../projections/api-keys.js';
 import { auditLogProjection } from '../projections/audit-log.js';
@@ -103,7 +104,24 @@ export async function startService(config: Config, logger: Logger = createLogger
 
   const secret = jwtSecret(config.dataDir, config.jwtSecret);
   const validator = new DataValidator();
-  const management = managementApp({ bus, validator, projections, readStore, searchIndex, waitTimeoutMs: config.waitTimeoutMs, jwtSecret: secret, log });
+  const resourceQuota: ResourceQuota =
+    config.resourceLimit === null
+      ? null
+      : {
+          limit: config.resourceLimit,
+          existing: async (env) => (await readStore.collection('resources').find({ env })).map((doc) => ({ folder: String(doc.folder), key: doc._id })),
+        };
+  const management = managementApp({
+    bus,
+    validator,
+    projections,
+    readStore,
+    searchIndex,
+    waitTimeoutMs: config.waitTimeoutMs,
+    resourceQuota,
+    jwtSecret: secret,
+    log,
+  });
   const delivery = deliveryApp({ routing, searchIndex, log });
   const servers = [await listen(management as never, config.host, config.port), await listen(delivery as never, config.host, config.deliveryPort)];
   const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };

@@ -95,7 +95,7 @@ export function collectionsWriteRouter(deps: WriteDeps): Router {
 
   router.delete(ITEM, async (req, res) => {
     const key = keyOf(req);
-    const deleted = await deleteCollection(deps.bus, commandContext(req, res), key);
+    const deleted = await deleteCollection(deps.bus, commandContext(req, res), key, deps.resourceQuota);
     await deps.projections.waitFor(deleted.position, deps.waitTimeoutMs);
     res.status(204).end();
   });

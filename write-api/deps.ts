@@ -1,5 +1,6 @@
 import type { CommandBus } from '../commands/command-bus.js';
 import type { DataValidator } from '../commands/data-validator.js';
+import type { ResourceQuota } from '../commands/resource-quota.js';
 import type { Projections } from '../projections/runner.js';
 import type { ReadStore } from '../projections/ports.js';
 
@@ -10,4 +11,6 @@ export type WriteDeps = {
   readonly readStore: ReadStore;
   /** How long a `wait=true` write waits for the read side. */
   readonly waitTimeoutMs: number;
+  /** RESOURCE_LIMIT; null: resources are not counted. */
+  readonly resourceQuota: ResourceQuota;
 };

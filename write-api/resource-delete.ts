@@ -13,7 +13,7 @@ const gone = (error: unknown): boolean => error instanceof DomainError && error.
  * Returns the position of the last delete.
  */
 export async function deleteWithDescendants(deps: WriteDeps, ctx: CommandContext, folder: string, key: string): Promise<Position> {
-  let last = (await deleteResource(deps.bus, ctx, folder, key)).position;
+  let last = (await deleteResource(deps.bus, ctx, folder, key, deps.resourceQuota)).position;
   await deps.projections.waitFor(last, deps.waitTimeoutMs);
   const children = await deps.readStore.collection('resources').find({ resource_owner: key });
   for (const child of children) {

@@ -62,7 +62,7 @@ export function resourcesWriteRouter(deps: WriteDeps): Router {
     const { external_id } = externalIdQuery({ external_id: req.query.external_id });
     const wait = queryBool(req.query, 'wait', true);
     const ctx = commandContext(req, res);
-    const created = await createResource(deps.bus, deps.validator, ctx, { ...input, folder: param(req, 'collection'), external_id: external_id ?? null });
+    const created = await createResource(deps.bus, deps.validator, ctx, { ...input, folder: param(req, 'collection'), external_id: external_id ?? null }, deps.resourceQuota);
     await answerResource(deps, res, created, 201, wait);
   });
 
@@ -82,7 +82,7 @@ export function resourcesWriteRouter(deps: WriteDeps): Router {
       folder: param(req, 'collection'),
       external_id: externalId,
       if_match,
-    });
+    }, deps.resourceQuota);
     await answerResource(deps, res, written, written.created ? 201 : 200, wait);
   });
 

@@ -1,6 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { LOCALIZABLE_KEYWORD, type JsonSchema } from '../domain/schema/json-schema.js';
+import { re2 } from '../domain/schema/pattern-engine.js';
 
 type ValidationError = { readonly path: string; readonly message: string };
 
@@ -9,9 +10,10 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 /**
  * Compiles published JSON schemas with ajv, once per schema version. `ownProperties`: a field
  * named `constructor` or `toString` is present only when the data holds it (docs/decisions/0030).
+ * Patterns run on RE2, in linear time (docs/decisions/0033).
  */
 export class DataValidator {
-  private readonly ajv = addFormats(new Ajv2020({ allErrors: true, strict: false, ownProperties: true })).addKeyword(LOCALIZABLE_KEYWORD);
+  private readonly ajv = addFormats(new Ajv2020({ allErrors: true, strict: false, ownProperties: true, code: { regExp: re2 } })).addKeyword(LOCALIZABLE_KEYWORD);
   private readonly compiled = new Map<string, ValidateFunction>();
 
   validate(version: string, schema: JsonSchema, data: unknown): ValidationError[] {

@@ -1,5 +1,6 @@
 import { own } from '../domain/records.js';
 import { schema } from '../domain/schema/decider.js';
+import { checkPublishable } from '../domain/schema/publish-rules.js';
 import { candidateSchema, type PublishVersion } from '../domain/schema/versions.js';
 import type { CommandBus, Handled } from './command-bus.js';
 import { collectionNode } from './collections.js';
@@ -62,6 +63,8 @@ export async function publishVersion(
   return bus.handle(schema, streams.schema(ref.key), async (state): Promise<PublishVersion> => {
     const target = own(state.versions, version);
     const publishable = target !== undefined && target.version_number === null && target.fields.length > 0;
+    // Refuse an unpublishable draft before its schema is compiled to count drafts.
+    if (publishable) checkPublishable(target.fields);
     const counted = options.check_valid_drafts && publishable && ref.type === 'collection';
     const node = ref.type === 'collection' ? await collectionNode(bus, ctx.env, ref.key) : null;
     return {

@@ -26,6 +26,13 @@ export type UpdateField = Message<
 >;
 export type DeleteField = Message<'DeleteField', SchemaOwner & { readonly version: string; readonly path: string }>;
 
+/**
+ * How many levels of child fields one schema may nest (docs/decisions/0029). With components
+ * nested 2 deep, data nests at most three times this, well inside what the stores and the
+ * validator handle.
+ */
+export const MAX_FIELD_DEPTH = 20;
+
 export const noField = (): DomainError => new DomainError('validation_error', 'No field at this path.', { path: ['no field at this path'] });
 
 const unpinned = (): DomainError =>
@@ -62,6 +69,9 @@ export function decideCreateField({ data }: CreateField, state: SchemaState): Sc
   }
   if (field.parent !== null && !target.fields.some((f) => f.path === field.parent)) {
     throw new DomainError('validation_error', 'The parent field does not exist.', { parent: ['no field at this path'] });
+  }
+  if (field.path.split('.').length > MAX_FIELD_DEPTH) {
+    throw new DomainError('validation_error', `Fields nest at most ${MAX_FIELD_DEPTH} levels deep.`, { parent: [`at most ${MAX_FIELD_DEPTH} levels of fields`] });
   }
   checkField(field, ancestorsOf(target.fields, field.parent));
   if (field.type === 'nested' && !field.pin) throw unpinned();

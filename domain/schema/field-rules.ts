@@ -1,6 +1,7 @@
 import { DomainError } from '../errors.js';
 import { own } from '../records.js';
 import { isContainer, STRING_MAX_LENGTH, VECTOR_DIMENSIONS, type FieldDef, type FieldMeta, type FieldType } from './fields.js';
+import { compiles } from './pattern-engine.js';
 
 /** The rules one field definition must follow: meta keys per type, flags per type, validations, its parent. */
 
@@ -75,19 +76,10 @@ function checkRequiredOptions(field: FieldDef, detail: Detail): void {
   }
 }
 
-function validPattern(pattern: string): boolean {
-  try {
-    new RegExp(pattern, 'u');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function checkValidations(field: FieldDef, detail: Detail): void {
   const { meta } = field;
   const type = valueType(field);
-  if (meta.pattern !== undefined && !validPattern(meta.pattern)) add(detail, 'meta.pattern', 'is not a valid regular expression');
+  if (meta.pattern !== undefined && !compiles(meta.pattern)) add(detail, 'meta.pattern', 'is not a valid RE2 regular expression (no lookaround or backreferences)');
   if (meta.minimum !== undefined && meta.maximum !== undefined && meta.minimum > meta.maximum) add(detail, 'meta.minimum', 'must not exceed maximum');
   if (meta.minLength !== undefined && meta.maxLength !== undefined && meta.minLength > meta.maxLength) add(detail, 'meta.minLength', 'must not exceed maxLength');
   if (type === 'string' && meta.maxLength !== undefined && meta.maxLength > STRING_MAX_LENGTH) add(detail, 'meta.maxLength', `must be at most ${STRING_MAX_LENGTH} for a string`);

@@ -8,6 +8,17 @@ import { DomainError } from '../../domain/errors.js';
  */
 export const MAX_BODY_DEPTH = 100;
 
+/** Whether `value` holds a number JSON cannot carry back: `1e309` parses to Infinity and would be stored as null. */
+export function holdsNonFiniteNumber(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (typeof current === 'number' && !Number.isFinite(current)) return true;
+    if (current !== null && typeof current === 'object') for (const child of Object.values(current)) stack.push(child);
+  }
+  return false;
+}
+
 /** Whether `value` nests deeper than `limit` levels; iterative, so any depth is safe to check. */
 export function nestsDeeperThan(value: unknown, limit: number): boolean {
   const stack: [unknown, number][] = [[value, 1]];
@@ -22,10 +33,14 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
-/** Refuses request bodies nested deeper than MAX_BODY_DEPTH with 422 validation_error. */
+/** Refuses request bodies nested deeper than MAX_BODY_DEPTH, or holding a non-finite number, with 422 validation_error. */
 export const bodyDepthGuard: RequestHandler = (req, _res, next) => {
   if (nestsDeeperThan(req.body, MAX_BODY_DEPTH)) {
     next(new DomainError('validation_error', `The request body nests deeper than ${MAX_BODY_DEPTH} levels.`, { body: [`at most ${MAX_BODY_DEPTH} levels of nesting`] }));
+    return;
+  }
+  if (holdsNonFiniteNumber(req.body)) {
+    next(new DomainError('validation_error', 'The request body holds a number outside the range JSON can store.', { body: ['numbers must be finite'] }));
     return;
   }
   next();

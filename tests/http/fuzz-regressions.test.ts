@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import { MAX_FIELD_DEPTH } from '../../domain/schema/field-commands.js';
+import { collectionWithSchema, v1 } from '../support/content.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+/** Inputs a fuzzing review found to answer 500, stall the process or freeze the read side. */
+describe('HTTP: fuzzing regressions', function () {
+  this.timeout(30_000);
+  let s: TestService;
+  before(async () => (s = await startTestService()));
+  after(() => s.stop());
+
+  async function draftVersion(alias: string): Promise<{ folder: string; tree: string; publish: string }> {
+    const c = await s.api('POST', v1(s, '/collections/tree/'), { name: alias, alias });
+    const versions = v1(s, `/collections/${c.body.key}/model/versions/`);
+    const v = await s.api('POST', versions, {});
+    return { folder: c.body.key, tree: `${versions}${v.body.key}/schema/tree/`, publish: `${versions}${v.body.key}/publish/` };
+  }
+
+  const aliveWrite = async () => {
+    const folder = await collectionWithSchema(s, `alive${Math.random().toString(36).slice(2, 8)}`);
+    const created = await s.api('POST', v1(s, `/collections/${folder}/resources/`), { data: { title: 'still here' } });
+    expect(created.status, 'a wait=true write after the bad input').to.equal(201);
+  };
+
+  it('refuses publishing an unpublishable draft with check_valid_drafts=true with 422, not 500', async () => {
+    const { folder, tree, publish } = await draftVersion('matchless');
+    expect((await s.api('POST', tree, { key: 'f', type: 'array', meta: { items: 'object', match: 'any' } })).status).to.equal(201);
+    const other = await collectionWithSchema(s, 'other');
+    expect(other).to.be.a('string');
+    const draft = await s.api('POST', v1(s, `/collections/${folder}/resources/`), { data: {}, mode: 'draft', validate_data: false });
+    expect(draft.status).to.equal(201);
+    const refused = await s.api('POST', publish, { check_valid_drafts: true });
+    expect(refused.status).to.equal(422);
+    expect(refused.body.error_code).to.equal('validation_error');
+  });
+
+  it(`refuses fields nested deeper than ${MAX_FIELD_DEPTH} levels, and publishes the deepest allowed tree`, async () => {
+    const { folder, tree, publish } = await draftVersion('deep');
+    let parent: string | null = null;
+    for (let level = 1; level <= MAX_FIELD_DEPTH; level++) {
+      const type = level % 2 === 0 ? { type: 'array', meta: { items: 'object', match: 'any' } } : { type: 'object' };
+      const created = await s.api('POST', tree, { key: `l${level}`, parent, ...type });
+      expect(created.status, `level ${level}: ${JSON.stringify(created.body)}`).to.equal(201);
+      parent = created.body.path as string;
+    }
+    const leaf = await s.api('POST', tree, { key: 'leaf', parent, type: 'string' });
+    expect(leaf.status).to.equal(422);
+    expect(leaf.body.error_code).to.equal('validation_error');
+    // The deepest level needs a child for its publish rules: make level 20 an object's string instead.
+    const last = await s.api('DELETE', `${tree}field/?path=${parent}`);
+    expect(last.status).to.equal(204);
+    const parentOfLast = (parent as string).split('.').slice(0, -1).join('.');
+    expect((await s.api('POST', tree, { key: 'leaf', parent: parentOfLast, type: 'string' })).status).to.equal(201);
+    const published = await s.api('POST', publish, {});
+    expect(published.status, JSON.stringify(published.body)).to.equal(200);
+    const resource = await s.api('POST', v1(s, `/collections/${folder}/resources/`), { data: {} });
+    expect(resource.status).to.equal(201);
+    await aliveWrite();
+  });
+
+  it('validates data against a catastrophic pattern without stalling, and refuses lookaround patterns', async function () {
+    // A backtracking engine takes about 2^60 steps on this input; RE2 answers at once.
+    this.timeout(10_000);
+    const { folder, tree, publish } = await draftVersion('redos');
+    expect((await s.api('POST', tree, { key: 's', type: 'string', meta: { pattern: '(a+)+$' } })).status).to.equal(201);
+    expect((await s.api('POST', publish, {})).status).to.equal(200);
+    const refused = await s.api('POST', v1(s, `/collections/${folder}/resources/`), { data: { s: `${'a'.repeat(60)}!` } });
+    expect(refused.status).to.equal(422);
+    expect(refused.body.error_code).to.equal('validation_error');
+    const matching = await s.api('POST', v1(s, `/collections/${folder}/resources/`), { data: { s: `!${'a'.repeat(60)}` } });
+    expect(matching.status).to.equal(201);
+    const other = await draftVersion('lookaround');
+    const lookahead = await s.api('POST', other.tree, { key: 't', type: 'string', meta: { pattern: '(?=a)b' } });
+    expect(lookahead.status).to.equal(422);
+    expect(lookahead.body.detail, JSON.stringify(lookahead.body)).to.have.property('meta.pattern');
+  });
+
+  it('refuses numbers JSON cannot store (1e309) instead of storing null', async () => {
+    const folder = await collectionWithSchema(s, 'huge');
+    const reply = await s.api('POST', v1(s, `/collections/${folder}/resources/`), '{"data":{"title":"x","views":1e309}}');
+    expect(reply.status).to.equal(422);
+    expect(reply.body.error_code).to.equal('validation_error');
+  });
+});

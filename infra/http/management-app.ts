@@ -34,9 +34,10 @@ export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; 
   app.set('etag', false);
   app.set('x-powered-by', false);
   app.use(helmet());
+  // Credentials first: an unauthenticated request is 401 whatever its body holds.
+  app.use(managementAuth(deps.jwtSecret, deps.readStore));
   app.use(express.json({ limit: BODY_LIMIT, strict: false }));
   app.use(bodyDepthGuard);
-  app.use(managementAuth(deps.jwtSecret, deps.readStore));
 
   app.use(globalEventsReadRouter(deps));
   const env = express.Router({ mergeParams: true });

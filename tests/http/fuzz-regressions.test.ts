@@ -76,6 +76,12 @@ describe('HTTP: fuzzing regressions', function () {
     expect(lookahead.body.detail, JSON.stringify(lookahead.body)).to.have.property('meta.pattern');
   });
 
+  it('answers an unauthenticated request with a broken body 401 authentication_failed, not 422', async () => {
+    const reply = await s.api('POST', v1(s, '/collections/tree/'), '{"name":', { authorization: '' });
+    expect(reply.status).to.equal(401);
+    expect(reply.body.error_code).to.equal('authentication_failed');
+  });
+
   it('refuses numbers JSON cannot store (1e309) instead of storing null', async () => {
     const folder = await collectionWithSchema(s, 'huge');
     const reply = await s.api('POST', v1(s, `/collections/${folder}/resources/`), '{"data":{"title":"x","views":1e309}}');

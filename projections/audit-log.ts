@@ -115,14 +115,9 @@ function entryFor(event: DomainEvent): Entry | null {
     case 'ApiDeleted':
       return apiEntry(event.data.env, event.data.key, 'delete', { snapshot: event.data.snapshot });
     case 'CollectionConnected':
-      return apiEntry(event.data.env, event.data.api, 'update', {
-        action: 'connect',
-        folder_key: event.data.folder,
-        allowed_methods: [...event.data.allowed_methods],
-      }, event.data.folder);
     case 'ConnectionUpdated':
       return apiEntry(event.data.env, event.data.api, 'update', {
-        action: 'update_permissions',
+        action: event.type === 'CollectionConnected' ? 'connect' : 'update_permissions',
         folder_key: event.data.folder,
         allowed_methods: [...event.data.allowed_methods],
       }, event.data.folder);

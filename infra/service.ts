@@ -1,3 +1,4 @@
+import type { Express } from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CommandBus } from '../commands/command-bus.js';
@@ -34,6 +35,8 @@ export type Service = {
   readonly bootstrapCreated: boolean;
   /** The projection runners (pause / resume one by name). */
   readonly projections: Projections;
+  /** Both HTTP interfaces, for what walks their route tables (tests, API documents). */
+  readonly apps: { readonly management: Express; readonly delivery: Express };
   stop(): Promise<void>;
 };
 
@@ -133,6 +136,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     bootstrap: file,
     bootstrapCreated: created,
     projections,
+    apps: { management, delivery },
     async stop() {
       await Promise.all(servers.map((s) => new Promise((resolve) => { s.closeAllConnections(); s.close(resolve); })));
       await projections.stop();

@@ -5,6 +5,7 @@ import { bodyDepthGuard } from './body-depth.js';
 import { deliveryRouter } from '../../read-api/delivery/router.js';
 import type { DeliveryRouting } from '../../read-api/delivery/routing.js';
 import { errorMiddleware, notFoundRoute } from './errors.js';
+import { JSON_TYPES, jsonBodiesOnly } from './json-only.js';
 import { BODY_LIMIT } from './management-app.js';
 
 /** The delivery interface: `{delivery_url}/{api_prefix}/...` where delivery_url is `{origin}/{env}`. */
@@ -13,7 +14,8 @@ export function deliveryApp(deps: { routing: DeliveryRouting; searchIndex: Searc
   app.set('etag', false);
   app.set('x-powered-by', false);
   app.use(helmet({ contentSecurityPolicy: false }));
-  app.use(express.json({ limit: BODY_LIMIT, strict: false }));
+  app.use(jsonBodiesOnly);
+  app.use(express.json({ limit: BODY_LIMIT, strict: false, type: JSON_TYPES }));
   app.use(bodyDepthGuard);
   app.use(deliveryRouter(deps.routing, deps.searchIndex));
   app.use(notFoundRoute('route_not_found'));

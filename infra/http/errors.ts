@@ -25,6 +25,7 @@ const STATUS: Readonly<Record<string, number>> = {
   external_id_conflict: 409,
   revision_number_conflict: 409,
   revision_precondition_failed: 412,
+  unsupported_media_type: 415,
 };
 
 export const statusOf = (code: string): number => STATUS[code] ?? 422;

@@ -24,6 +24,7 @@ import { schemaWriteRouter } from '../../write-api/schema.js';
 import { environmentGuard, managementAuth } from '../auth/management-auth.js';
 import { bodyDepthGuard } from './body-depth.js';
 import { errorMiddleware, notFoundRoute } from './errors.js';
+import { JSON_TYPES, jsonBodiesOnly } from './json-only.js';
 
 /** Request bodies up to this size are parsed; the 1 MB payload rule is the domain's. */
 export const BODY_LIMIT = '8mb';
@@ -36,7 +37,8 @@ export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; 
   app.use(helmet());
   // Credentials first: an unauthenticated request is 401 whatever its body holds.
   app.use(managementAuth(deps.jwtSecret, deps.readStore));
-  app.use(express.json({ limit: BODY_LIMIT, strict: false }));
+  app.use(jsonBodiesOnly);
+  app.use(express.json({ limit: BODY_LIMIT, strict: false, type: JSON_TYPES }));
   app.use(bodyDepthGuard);
 
   app.use(globalEventsReadRouter(deps));

@@ -64,7 +64,7 @@ export type ServiceOptions = {
 /** The composition root: stores, command bus, projections, both HTTP interfaces, first-start bootstrap. */
 export async function startService(config: Config, logger: Logger = createLogger(config.logLevel), options: ServiceOptions = {}): Promise<Service> {
   const log = logErrors(logger);
-  const stores = openStores(config);
+  const stores = await openStores(config);
   const { readStore, searchIndex } = stores;
   const eventStore = options.wrapEventStore ? options.wrapEventStore(stores.eventStore) : stores.eventStore;
   const bus = new CommandBus(eventStore);

@@ -3,23 +3,29 @@ import { join } from 'node:path';
 import type { EventStore } from '../commands/ports.js';
 import type { ReadStore, SearchIndex } from '../projections/ports.js';
 import type { Config } from './config.js';
-import { EventStoreDbEventStore } from './eventstoredb/event-store.js';
-import { MongoReadStore } from './mongodb/read-store.js';
-import { OpenSearchSearchIndex } from './opensearch/search-index.js';
 import { SqliteEventStore } from './sqlite/event-store.js';
 import { SqliteReadStore } from './sqlite/read-store.js';
 import { SqliteSearchIndex } from './sqlite/search-index.js';
 
 export type Stores = { readonly eventStore: EventStore; readonly readStore: ReadStore; readonly searchIndex: SearchIndex };
 
-/** Each port on its production engine when its URL is configured, else on SQLite files in the data directory. */
-export function openStores(config: Config): Stores {
+/**
+ * Each port on its production engine when its URL is configured, else on SQLite files in the
+ * data directory. The production drivers are imported only when configured: loading them
+ * costs more than half a second of start-up that the embedded default does not need.
+ */
+export async function openStores(config: Config): Promise<Stores> {
   mkdirSync(config.dataDir, { recursive: true });
-  return {
-    eventStore: config.eventStoreUrl ? new EventStoreDbEventStore(config.eventStoreUrl) : new SqliteEventStore(join(config.dataDir, 'events.db')),
-    readStore: config.mongoUrl ? new MongoReadStore(config.mongoUrl) : new SqliteReadStore(join(config.dataDir, 'read-models.db')),
-    searchIndex: config.openSearchUrl ? new OpenSearchSearchIndex(config.openSearchUrl) : new SqliteSearchIndex(join(config.dataDir, 'delivery.db')),
-  };
+  const eventStore = config.eventStoreUrl
+    ? new (await import('./eventstoredb/event-store.js')).EventStoreDbEventStore(config.eventStoreUrl)
+    : new SqliteEventStore(join(config.dataDir, 'events.db'));
+  const readStore = config.mongoUrl
+    ? new (await import('./mongodb/read-store.js')).MongoReadStore(config.mongoUrl)
+    : new SqliteReadStore(join(config.dataDir, 'read-models.db'));
+  const searchIndex = config.openSearchUrl
+    ? new (await import('./opensearch/search-index.js')).OpenSearchSearchIndex(config.openSearchUrl)
+    : new SqliteSearchIndex(join(config.dataDir, 'delivery.db'));
+  return { eventStore, readStore, searchIndex };
 }
 
 export async function closeStores(stores: Stores): Promise<void> {

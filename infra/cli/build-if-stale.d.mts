@@ -1,0 +1,5 @@
+export declare const SOURCE_DIRS: readonly string[];
+export declare const CONFIG_FILES: readonly string[];
+export declare const STAMP: string;
+export declare function isStale(root: string): boolean;
+export declare function build(root: string): number;

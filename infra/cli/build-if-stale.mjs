@@ -1,0 +1,48 @@
+// `npm start` runs this first (prestart): it compiles the TypeScript sources into dist/ only
+// when a source is newer than the last build, so a restart starts from the built output at
+// once (docs/decisions/0035). Plain JavaScript, because it runs before anything is built.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** What the build reads: every folder tsconfig.build.json includes, and the configs themselves. */
+export const SOURCE_DIRS = ['domain', 'commands', 'projections', 'read-api', 'write-api', 'infra'];
+export const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json'];
+/** Written after a successful build; its time is the build's time. */
+export const STAMP = join('dist', '.build-stamp');
+
+function newestIn(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestIn(path));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Whether the build in `root` is missing or older than any source or config file. */
+export function isStale(root) {
+  const stamp = join(root, STAMP);
+  if (!existsSync(stamp)) return true;
+  const built = statSync(stamp).mtimeMs;
+  const sources = SOURCE_DIRS.map((dir) => join(root, dir)).filter(existsSync).map(newestIn);
+  const configs = CONFIG_FILES.map((file) => join(root, file)).filter(existsSync).map((file) => statSync(file).mtimeMs);
+  return Math.max(0, ...sources, ...configs) > built;
+}
+
+/** Compiles with the project's own TypeScript and stamps the build; returns the compiler's exit code. */
+export function build(root) {
+  const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
+  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+  if (result.status === 0) writeFileSync(join(root, STAMP), `${new Date().toISOString()}\n`);
+  return result.status ?? 1;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+  const force = process.argv.includes('--force');
+  if (force || isStale(root)) process.exit(build(root));
+}

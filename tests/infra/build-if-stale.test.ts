@@ -1,0 +1,52 @@
+import { expect } from 'chai';
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isStale, STAMP } from '../../infra/cli/build-if-stale.mjs';
+import { tempDir } from '../support/temp.js';
+
+const at = (path: string, seconds: number): void => utimesSync(path, seconds, seconds);
+
+describe('start from the built output, rebuilding only when sources are newer', () => {
+  let root: string;
+  let source: string;
+  let stamp: string;
+
+  beforeEach(() => {
+    root = tempDir();
+    mkdirSync(join(root, 'domain', 'deep'), { recursive: true });
+    mkdirSync(join(root, 'dist'));
+    source = join(root, 'domain', 'deep', 'thing.ts');
+    writeFileSync(source, 'export const x = 1;\n');
+    writeFileSync(join(root, 'tsconfig.json'), '{}');
+    at(source, 1_000);
+    at(join(root, 'tsconfig.json'), 1_000);
+    stamp = join(root, STAMP);
+  });
+
+  it('builds when no build exists', () => {
+    expect(isStale(root)).to.equal(true);
+  });
+
+  it('starts without compiling when the build is newer than every source and config', () => {
+    writeFileSync(stamp, 'built');
+    at(stamp, 2_000);
+    expect(isStale(root)).to.equal(false);
+  });
+
+  it('rebuilds when a source in a nested folder, or a config file, changed after the build', () => {
+    writeFileSync(stamp, 'built');
+    at(stamp, 2_000);
+    at(source, 3_000);
+    expect(isStale(root)).to.equal(true);
+    at(source, 1_000);
+    at(join(root, 'tsconfig.json'), 3_000);
+    expect(isStale(root)).to.equal(true);
+  });
+
+  it('is what npm start runs before starting the compiled service, and what npm install runs once', () => {
+    const scripts = JSON.parse(readFileSync('package.json', 'utf8')).scripts as Record<string, string>;
+    expect(scripts.start).to.equal('node dist/infra/main.js');
+    expect(scripts.prestart).to.equal('node infra/cli/build-if-stale.mjs');
+    expect(scripts.prepare).to.equal('node infra/cli/build-if-stale.mjs');
+  });
+});

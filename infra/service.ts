@@ -20,6 +20,7 @@ import { ProjectionRunner, Projections } from '../projections/runner.js';
 import { schemaFieldsProjection } from '../projections/schema-fields.js';
 import { schemaVersionsProjection } from '../projections/schema-versions.js';
 import { tenancyProjection } from '../projections/tenancy.js';
+import { McpEndpoint } from '../read-api/delivery/mcp/endpoint.js';
 import { DeliveryRouting, ROUTING_EVENTS } from '../read-api/delivery/routing.js';
 import { jwtSecret } from './auth/jwt-secret.js';
 import { ensureBootstrap, type BootstrapFile } from './bootstrap.js';
@@ -125,7 +126,8 @@ export async function startService(config: Config, logger: Logger = createLogger
     jwtSecret: secret,
     log,
   });
-  const delivery = deliveryApp({ routing, searchIndex, log });
+  const mcp = new McpEndpoint({ routing, readStore });
+  const delivery = deliveryApp({ routing, searchIndex, mcp, log });
   const servers = [await listen(management as never, config.host, config.port), await listen(delivery as never, config.host, config.deliveryPort)];
   const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };
 
@@ -138,6 +140,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     projections,
     apps: { management, delivery },
     async stop() {
+      mcp.close();
       await Promise.all(servers.map((s) => new Promise((resolve) => { s.closeAllConnections(); s.close(resolve); })));
       await projections.stop();
       await closeStores(stores);

@@ -7,6 +7,7 @@ import { corsHeaders } from './cors.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { deliveryItem } from './documents.js';
 import type { DeliveryApi, DeliveryRoute, DeliveryRouting } from './routing.js';
+import type { McpEndpoint } from './mcp/endpoint.js';
 import { matchRoute, ownersOf, type Match } from './scope.js';
 
 export const WWW_AUTHENTICATE = 'Simple realm="delivery-api", Secure realm="delivery-api"';
@@ -46,8 +47,16 @@ function pageRequest(req: Request): PageRequest {
   return { limit };
 }
 
+/** An API that needs credentials refuses every request: no delivery credential can be issued yet. */
+function requireCredentials(api: DeliveryApi, res: Response): void {
+  if (api.is_auth_required) {
+    res.set('WWW-Authenticate', WWW_AUTHENTICATE);
+    throw new DomainError('authentication_required', 'Authentication credentials were not provided or are invalid.');
+  }
+}
+
 /** The delivery interface of every environment: `/{env}/{api_prefix}/{collection path}/[key/]`. */
-export function deliveryRouter(routing: DeliveryRouting, index: SearchIndex): Router {
+export function deliveryRouter(routing: DeliveryRouting, index: SearchIndex, mcp?: McpEndpoint): Router {
   const router = Router();
 
   const list = async (req: Request, res: Response, match: Match, env: string) => {
@@ -82,14 +91,16 @@ export function deliveryRouter(routing: DeliveryRouting, index: SearchIndex): Ro
     if (!routing.hasEnvironment(env)) throw notFound('environment_not_found', 'Environment');
     const api = routing.api(env, param(req, 'prefix'));
     if (!api) throw notFound('api_not_found', 'API');
+    const segments = ((req.params as unknown as { segments: string[] }).segments ?? []).filter(Boolean);
+    // The agent endpoint: no CORS, its own methods, the same credentials as reads.
+    if (mcp && segments.length === 1 && segments[0] === '_mcp') {
+      if (api.mcp_enabled) requireCredentials(api, res);
+      return mcp.handle(req, res, api, env);
+    }
     res.set(corsHeaders(api, req.get('origin')));
     if (req.method === 'OPTIONS') return res.status(204).end();
     if (req.method !== 'GET' && req.method !== 'HEAD') throw notFound('route_not_found', 'Route');
-    if (api.is_auth_required) {
-      res.set('WWW-Authenticate', WWW_AUTHENTICATE);
-      throw new DomainError('authentication_required', 'Authentication credentials were not provided or are invalid.');
-    }
-    const segments = ((req.params as unknown as { segments: string[] }).segments ?? []).filter(Boolean);
+    requireCredentials(api, res);
     const match = resolve(api, segments);
     const [key] = match.rest;
     if (key === undefined) return list(req, res, match, env);

@@ -10,7 +10,14 @@ export type DeliveryRoute = {
   /** How many of `chain` carry their key in this address (chain.length = scoped). */
   readonly keep: number;
   readonly allowed_methods: readonly string[];
+  /** The collection's display name, and the connection's texts for agents and route descriptions. */
+  readonly name: string;
+  readonly descriptions: RouteDescriptions;
+  /** Where agent list tools cut `text` fields (null: never). */
+  readonly mcp_truncate_text: number | null;
 };
+
+export type RouteDescriptions = { readonly get_one: string; readonly get_many: string; readonly search: string; readonly schema: string };
 
 export type DeliveryApi = {
   readonly key: string;
@@ -28,12 +35,18 @@ function routesOf(connection: Doc, byKey: ReadonlyMap<string, Doc>): DeliveryRou
   if (all.length === 0) return [];
   const published = (connection.unscoped_ancestors as string[] | undefined) ?? [];
   const levels = published.join('/') === chain.join('/') ? ((connection.unscoped_levels as number[] | undefined) ?? []) : [];
+  const text = (name: string): string => (typeof connection[name] === 'string' ? (connection[name] as string) : '');
+  const descriptions = { get_one: text('description_get_one'), get_many: text('description_get_many'), search: text('description_search'), schema: text('description_schema') };
+  const truncate = connection.mcp_truncate_text;
   return [chain.length, ...levels].map((keep) => ({
     folder,
     steps: addressSteps(all, chain, keep),
     chain,
     keep,
     allowed_methods: (connection.allowed_methods as string[] | undefined) ?? [],
+    name: String(all[all.length - 1]?.name ?? ''),
+    descriptions,
+    mcp_truncate_text: typeof truncate === 'number' ? truncate : truncate === null ? null : 1000,
   }));
 }
 

@@ -1,5 +1,6 @@
 import type { Doc, ReadStore } from '../../projections/ports.js';
 import { addressSteps, lineage, type RouteStep } from './lineage.js';
+import { loadEnvModel, type EnvModel } from './models.js';
 
 /** An address of a connected collection: the scoped route, or a published flat level of it. */
 export type DeliveryRoute = {
@@ -58,6 +59,7 @@ function routesOf(connection: Doc, byKey: ReadonlyMap<string, Doc>): DeliveryRou
  */
 export class DeliveryRouting {
   private envs = new Map<string, ReadonlyMap<string, DeliveryApi>>();
+  private models = new Map<string, EnvModel>();
 
   constructor(private readonly store: ReadStore) {}
 
@@ -85,7 +87,14 @@ export class DeliveryRouting {
         routes: connections.filter((c) => c.api === api.key).flatMap((c) => routesOf(c, byKey)),
       });
     }
+    const connected = new Set(connections.map((c) => c.folder as string));
+    this.models.set(env, await loadEnvModel(this.store, env, collections.filter((c) => connected.has(c.key as string))));
     this.envs.set(env, table);
+  }
+
+  /** The published schemas of the environment's connected collections, and its locales. */
+  model(env: string): EnvModel {
+    return this.models.get(env) ?? { collections: new Map(), locales: { codes: [], default: 'en' } };
   }
 
   hasEnvironment(env: string): boolean {
@@ -109,4 +118,8 @@ export const ROUTING_EVENTS: ReadonlySet<string> = new Set([
   'CollectionCreated',
   'CollectionUpdated',
   'CollectionDeleted',
+  'SchemaVersionPublished',
+  'LocaleCreated',
+  'LocaleUpdated',
+  'LocaleDeleted',
 ]);

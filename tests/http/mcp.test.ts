@@ -5,6 +5,7 @@ import { v1 } from '../support/content.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 type ToolText = { content: { type: string; text: string }[]; isError?: boolean };
+const json = async (response: Response): Promise<any> => response.json(); // eslint-disable-line @typescript-eslint/no-explicit-any
 const parsed = (result: unknown): any => JSON.parse((result as ToolText).content[0]!.text); // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const LONG = 'The quick brown fox jumps over the lazy dog, again and again.';
@@ -179,7 +180,7 @@ describe('HTTP: the agent endpoint {prefix}/_mcp', function () {
   it('answers the GET probe, refuses an event stream, and ends sessions with DELETE (204, idempotent)', async () => {
     const probe = await fetch(mcpUrl());
     expect(probe.status).to.equal(200);
-    expect(await probe.json()).to.deep.equal({ status: 'ok', protocol: 'mcp-streamable-http', api: 'agents' });
+    expect(await json(probe)).to.deep.equal({ status: 'ok', protocol: 'mcp-streamable-http', api: 'agents' });
     const stream = await fetch(mcpUrl(), { headers: { accept: 'text/event-stream' } });
     expect(stream.status).to.equal(405);
     const init = await fetch(mcpUrl(), {
@@ -190,7 +191,7 @@ describe('HTTP: the agent endpoint {prefix}/_mcp', function () {
     expect(init.status).to.equal(200);
     const session = init.headers.get('mcp-session-id');
     expect(session).to.match(/^[0-9a-f-]{36}$/);
-    expect((await init.json()).result.protocolVersion).to.equal('2025-03-26');
+    expect((await json(init)).result.protocolVersion).to.equal('2025-03-26');
     const call = (id: string | null) =>
       fetch(mcpUrl(), {
         method: 'POST',
@@ -202,7 +203,7 @@ describe('HTTP: the agent endpoint {prefix}/_mcp', function () {
     expect((await fetch(mcpUrl(), { method: 'DELETE', headers: { 'mcp-session-id': session as string } })).status).to.equal(204);
     const gone = await call(session);
     expect(gone.status).to.equal(404);
-    expect((await gone.json()).error.code).to.equal(-32001);
+    expect((await json(gone)).error.code).to.equal(-32001);
     expect((await fetch(mcpUrl(), { method: 'DELETE', headers: { 'mcp-session-id': session as string } })).status).to.equal(204);
     expect((await fetch(mcpUrl(), { method: 'DELETE' })).status).to.equal(204);
   });
@@ -236,7 +237,7 @@ describe('HTTP: the agent endpoint {prefix}/_mcp', function () {
     expect(hidden.status).to.equal(201);
     const answer = await fetch(mcpUrl('hidden'));
     expect(answer.status).to.equal(404);
-    expect((await answer.json()).error_code).to.equal('route_not_found');
+    expect((await json(answer)).error_code).to.equal('route_not_found');
     const locked = await s.api('POST', v1(s, '/api/'), { name: 'Locked', prefix: 'locked', is_auth_required: true });
     expect(locked.status).to.equal(201);
     const refused = await fetch(mcpUrl('locked'), {
@@ -246,7 +247,7 @@ describe('HTTP: the agent endpoint {prefix}/_mcp', function () {
     });
     expect(refused.status).to.equal(401);
     expect(refused.headers.get('www-authenticate')).to.equal('Simple realm="delivery-api", Secure realm="delivery-api"');
-    expect((await refused.json()).error_code).to.equal('authentication_required');
+    expect((await json(refused)).error_code).to.equal('authentication_required');
     const patched = await s.api('PATCH', v1(s, `/api/${api}/`), { mcp_enabled: false });
     expect(patched.status).to.equal(200);
     expect((await fetch(mcpUrl())).status).to.equal(404);

@@ -15,6 +15,7 @@ import { deliveryTarget } from '../projections/delivery-index.js';
 import { localesProjection } from '../projections/locales.js';
 import { resourcesProjection } from '../projections/resources.js';
 import { revisionsProjection } from '../projections/revisions.js';
+import { rolesProjection } from '../projections/roles.js';
 import { ProjectionRunner, Projections } from '../projections/runner.js';
 import { schemaFieldsProjection } from '../projections/schema-fields.js';
 import { schemaVersionsProjection } from '../projections/schema-versions.js';
@@ -76,6 +77,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     deliveryApisProjection,
     resourcesProjection,
     apiKeysProjection,
+    rolesProjection,
     auditLogProjection,
     collectionCascadeProjection,
     localesProjection,

@@ -9,6 +9,7 @@ import { componentsReadRouter } from '../../read-api/components.js';
 import { deliveryApisReadRouter } from '../../read-api/delivery-apis.js';
 import { localesReadRouter } from '../../read-api/locales.js';
 import { resourcesReadRouter } from '../../read-api/resources.js';
+import { rolesReadRouter } from '../../read-api/roles.js';
 import { fieldsReadRouter } from '../../read-api/fields.js';
 import { revisionsReadRouter } from '../../read-api/revisions.js';
 import { schemaReadRouter } from '../../read-api/schema.js';
@@ -18,6 +19,7 @@ import { componentsWriteRouter } from '../../write-api/components.js';
 import { deliveryApisWriteRouter } from '../../write-api/delivery-apis.js';
 import { localesWriteRouter } from '../../write-api/locales.js';
 import { resourcesWriteRouter } from '../../write-api/resources.js';
+import { rolesWriteRouter } from '../../write-api/roles.js';
 import { fieldsWriteRouter } from '../../write-api/fields.js';
 import { revisionsWriteRouter } from '../../write-api/revisions.js';
 import { schemaWriteRouter } from '../../write-api/schema.js';
@@ -60,6 +62,8 @@ export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; 
     revisionsWriteRouter(deps),
     apiKeysReadRouter(deps),
     apiKeysWriteRouter(deps),
+    rolesReadRouter(deps),
+    rolesWriteRouter(deps),
     localesReadRouter(deps),
     localesWriteRouter(deps),
   ]) {

@@ -124,7 +124,8 @@ export async function startService(config: Config, logger: Logger = createLogger
     jwtSecret: secret,
     log,
   });
-  const delivery = deliveryApp({ routing, searchIndex, log });
+  const writeDeps = { bus, validator, projections, readStore, waitTimeoutMs: config.waitTimeoutMs, resourceQuota };
+  const delivery = deliveryApp({ routing, searchIndex, readStore, writes: writeDeps, log });
   const servers = [await listen(management as never, config.host, config.port), await listen(delivery as never, config.host, config.deliveryPort)];
   const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };
 

@@ -26,6 +26,7 @@ import { schemaWriteRouter } from '../../write-api/schema.js';
 import { environmentGuard, managementAuth } from '../auth/management-auth.js';
 import { bodyDepthGuard } from './body-depth.js';
 import { errorMiddleware, notFoundRoute } from './errors.js';
+import { jsonBody, secureBodyFirst } from './raw-body.js';
 
 /** Request bodies up to this size are parsed; the 1 MB payload rule is the domain's. */
 export const BODY_LIMIT = '8mb';
@@ -37,8 +38,11 @@ export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; 
   app.set('x-powered-by', false);
   app.use(helmet());
   // Credentials first: an unauthenticated request is 401 whatever its body holds.
+  // A Secure signature covers the body: such requests read it first (a parse error still waits for the 401).
+  const json = jsonBody(BODY_LIMIT);
+  app.use(secureBodyFirst(json));
   app.use(managementAuth(deps.jwtSecret, deps.readStore));
-  app.use(express.json({ limit: BODY_LIMIT, strict: false }));
+  app.use(json);
   app.use(bodyDepthGuard);
 
   app.use(globalEventsReadRouter(deps));

@@ -3,13 +3,15 @@ import { DomainError, notFound } from '../../domain/errors.js';
 import type { PageRequest, SearchIndex } from '../../projections/ports.js';
 import { urlWith } from '../pagination.js';
 import { param, queryInt, queryString } from '../query.js';
+import type { DeliveryAuth } from './auth.js';
 import { corsHeaders } from './cors.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { deliveryItem } from './documents.js';
 import type { DeliveryApi, DeliveryRoute, DeliveryRouting } from './routing.js';
+import type { DeliveryWrites } from './writes.js';
 import { matchRoute, ownersOf, type Match } from './scope.js';
 
-export const WWW_AUTHENTICATE = 'Simple realm="delivery-api", Secure realm="delivery-api"';
+export { WWW_AUTHENTICATE } from './auth.js';
 const MAX_LIMIT = 100;
 
 /**
@@ -47,7 +49,7 @@ function pageRequest(req: Request): PageRequest {
 }
 
 /** The delivery interface of every environment: `/{env}/{api_prefix}/{collection path}/[key/]`. */
-export function deliveryRouter(routing: DeliveryRouting, index: SearchIndex): Router {
+export function deliveryRouter(routing: DeliveryRouting, index: SearchIndex, auth: DeliveryAuth, writes?: DeliveryWrites): Router {
   const router = Router();
 
   const list = async (req: Request, res: Response, match: Match, env: string) => {
@@ -84,13 +86,13 @@ export function deliveryRouter(routing: DeliveryRouting, index: SearchIndex): Ro
     if (!api) throw notFound('api_not_found', 'API');
     res.set(corsHeaders(api, req.get('origin')));
     if (req.method === 'OPTIONS') return res.status(204).end();
-    if (req.method !== 'GET' && req.method !== 'HEAD') throw notFound('route_not_found', 'Route');
-    if (api.is_auth_required) {
-      res.set('WWW-Authenticate', WWW_AUTHENTICATE);
-      throw new DomainError('authentication_required', 'Authentication credentials were not provided or are invalid.');
-    }
+    const writing = writes !== undefined && (req.method === 'POST' || req.method === 'PUT');
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !writing) throw notFound('route_not_found', 'Route');
+    const caller = await auth.authenticate(req, res, env, api);
     const segments = ((req.params as unknown as { segments: string[] }).segments ?? []).filter(Boolean);
     const match = resolve(api, segments);
+    if (writing) return writes.handle(req, res, { env, api, match, caller });
+    auth.authorize(res, caller, api, match.route.folder, 'read');
     const [key] = match.rest;
     if (key === undefined) return list(req, res, match, env);
     return getOne(res, match, env, key);

@@ -1,0 +1,73 @@
+import type { Request, Response } from 'express';
+import { DomainError } from '../../domain/errors.js';
+import { deliveryAccess, type DeliveryAction } from '../../domain/roles/grants.js';
+import type { PermissionFields } from '../../domain/roles/events.js';
+import type { Doc, ReadStore } from '../../projections/ports.js';
+import { parseCredentials } from '../auth/credentials.js';
+import { keyActor, keyFromCredentials, rawBodyOf, signedPath } from '../auth/key-lookup.js';
+import { ReplayGuard } from '../auth/secure-signature.js';
+import type { Principal } from '../principal.js';
+import type { DeliveryApi } from './routing.js';
+
+export const WWW_AUTHENTICATE = 'Simple realm="delivery-api", Secure realm="delivery-api"';
+
+/** An authenticated delivery key with its role's permissions (role null: unrestricted; 'missing': its role was deleted). */
+export type DeliveryCaller = { readonly key: Doc; readonly role: { readonly permissions: readonly PermissionFields[] } | null | 'missing' };
+
+/** 401 authentication_required with the challenge every delivery 401 carries. */
+export function authenticationRequired(res: Response, message = 'Authentication credentials were not provided or are invalid.'): DomainError {
+  res.set('WWW-Authenticate', WWW_AUTHENTICATE);
+  return new DomainError('authentication_required', message);
+}
+
+/**
+ * Delivery credentials (docs/decisions/0062): Secure, Simple and Bearer resolve to a
+ * delivery key of the request's environment; the key's role decides which APIs,
+ * actions and collections it reaches.
+ */
+export class DeliveryAuth {
+  private readonly replays = new ReplayGuard();
+
+  constructor(private readonly store: ReadStore) {}
+
+  /**
+   * The caller, or null for an anonymous request to a public API. Refuses with 401
+   * missing credentials on an auth-required API, and everywhere invalid ones, a key of
+   * another environment and a key not authorized for this API.
+   */
+  async authenticate(req: Request, res: Response, env: string, api: DeliveryApi): Promise<DeliveryCaller | null> {
+    const credentials = parseCredentials(req.get('authorization'));
+    if (credentials === null) {
+      if (api.is_auth_required) throw authenticationRequired(res);
+      return null;
+    }
+    if (credentials === 'malformed') throw authenticationRequired(res);
+    const request = { path: signedPath(req.originalUrl), body: rawBodyOf(req), date: req.get('date'), now: Date.now() };
+    const key = await keyFromCredentials(this.store, 'delivery', credentials, request, this.replays);
+    if (!key || key.env !== env) throw authenticationRequired(res);
+    const caller: DeliveryCaller = { key, role: await this.roleOf(key) };
+    if (deliveryAccess(caller.role, api.key, null, 'read') === 'not_authorized') throw authenticationRequired(res, 'The key is not authorized for this API.');
+    const principal: Principal = { actor_type: 'apikey', actor: keyActor(key), organization: '', is_admin: false, environment: env };
+    res.locals.principal = principal;
+    return caller;
+  }
+
+  /** Whether the caller may do `action` on the collection: anonymous callers only read (401 otherwise), keys per their role (403 access_denied). */
+  authorize(res: Response, caller: DeliveryCaller | null, api: DeliveryApi, folder: string, action: DeliveryAction): void {
+    if (caller === null) {
+      if (action !== 'read') throw authenticationRequired(res, 'Writes need an authenticated key.');
+      return;
+    }
+    const access = deliveryAccess(caller.role, api.key, folder, action);
+    if (access === 'not_authorized') throw authenticationRequired(res, 'The key is not authorized for this API.');
+    if (access === 'denied') throw new DomainError('access_denied', `The key may not ${action} here.`, { action });
+  }
+
+  private async roleOf(key: Doc): Promise<DeliveryCaller['role']> {
+    if (key.role === null || key.role === undefined) return null;
+    const role = await this.store.collection('roles').get(key.role as string);
+    if (!role || role.kind !== 'delivery' || role.env !== key.env) return 'missing';
+    const permissions = await this.store.collection('role_permissions').find({ role: role.key as string });
+    return { permissions: permissions.map((p) => ({ content_type: p.content_type as string, actions: p.actions as string[], all_objects: p.all_objects === true, objects: (p.objects as string[]) ?? [] })) };
+  }
+}

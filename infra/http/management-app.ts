@@ -24,6 +24,7 @@ import { fieldsWriteRouter } from '../../write-api/fields.js';
 import { revisionsWriteRouter } from '../../write-api/revisions.js';
 import { schemaWriteRouter } from '../../write-api/schema.js';
 import { environmentGuard, managementAuth } from '../auth/management-auth.js';
+import { managementPermissions } from '../auth/management-permissions.js';
 import { bodyDepthGuard } from './body-depth.js';
 import { errorMiddleware, notFoundRoute } from './errors.js';
 import { jsonBody, secureBodyFirst } from './raw-body.js';
@@ -48,6 +49,7 @@ export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; 
   app.use(globalEventsReadRouter(deps));
   const env = express.Router({ mergeParams: true });
   env.use(environmentGuard(deps.readStore));
+  env.use(managementPermissions(deps.readStore));
   for (const router of [
     auditEventsReadRouter(deps),
     collectionsReadRouter(deps),

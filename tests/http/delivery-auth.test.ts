@@ -97,7 +97,7 @@ describe('delivery authentication: every scheme times every failure cause', () =
     const sign = (k: Key, target = url, body = '', date?: string) => secureHeaders(k.public_key, k.secret_key, target, body, date);
     it('refuses a missing Date header', async () => {
       const { authorization } = sign(keys.full!);
-      expect401(await send(url, { authorization }));
+      expect401(await send(url, { authorization: authorization as string }));
     });
     it('refuses a Date with fractions or in another format', async () => {
       expect401(await send(url, sign(keys.full!, url, '', new Date().toISOString())));

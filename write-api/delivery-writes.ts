@@ -41,11 +41,22 @@ function contentError(error: unknown): unknown {
   return new DomainError('content_validation_failed', error.message, { errors: shown.slice(0, MAX_ERRORS), errors_truncated: shown.length > MAX_ERRORS });
 }
 
-/** The parent key a strict-reference address names (its last keyed ancestor), or null. */
-const ownerOf = (match: Match): string | null => {
-  const last = match.route.chain[match.route.chain.length - 1];
-  return last === undefined ? null : (match.keys.get(last) ?? null);
-};
+/**
+ * The parent key a strict-reference address names (its last keyed ancestor), or null. Every
+ * keyed ancestor must be a live resource of its collection, owned by the one before it.
+ */
+async function ownerOf(deps: WriteDeps, match: Match): Promise<string | null> {
+  let parent: string | null = null;
+  for (const folder of match.route.chain) {
+    const key = match.keys.get(folder) as string;
+    const { state } = await deps.bus.load(resource, streams.resource(key));
+    if (state.status !== 'active' || state.folder !== folder || (parent !== null && state.resource_owner !== parent)) {
+      throw notFound('resource_not_found', 'Parent resource');
+    }
+    parent = key;
+  }
+  return parent;
+}
 
 export function deliveryWrites(deps: WriteDeps, auth: DeliveryAuth): DeliveryWrites {
   const create = async (ctx: CommandContext, folder: string, owner: string | null, body: unknown) => {
@@ -78,9 +89,10 @@ export function deliveryWrites(deps: WriteDeps, auth: DeliveryAuth): DeliveryWri
       }
       const ctx = commandContext(req, res);
       try {
+        const owner = await ownerOf(deps, match);
         const written = creating
-          ? await create(ctx, route.folder, ownerOf(match), req.body)
-          : await update(ctx, route.folder, ownerOf(match), match.rest[0] as string, req.body);
+          ? await create(ctx, route.folder, owner, req.body)
+          : await update(ctx, route.folder, owner, match.rest[0] as string, req.body);
         await deps.projections.waitFor(written.position, deps.waitTimeoutMs);
         res.status(creating ? 201 : 200).json({ resource_key: written.resource_key, revision_key: written.revision_key, write_units: WRITE_UNITS, published: true });
       } catch (error) {

@@ -144,6 +144,41 @@ describe('delivery writes and grants: every grant and method combination', () =>
     expect((await s.api('GET', `/v1/${s.env}/collections/${collection}/resources/`)).body.count).to.equal(before);
   });
 
+  it('writes into a strict-reference collection under the parent keys of the path, never through a flat address', async () => {
+    const e = `/v1/${s.env}`;
+    const schema = async (alias: string, parent: string | null, strict: boolean) => {
+      const c = (await s.api('POST', `${e}/collections/tree/`, { name: alias, alias, parent, strict_reference: strict })).body.key;
+      const v = (await s.api('POST', `${e}/collections/${c}/model/versions/`, {})).body.key;
+      await s.api('POST', `${e}/collections/${c}/model/versions/${v}/schema/tree/`, { key: 'title', type: 'string' });
+      await s.api('POST', `${e}/collections/${c}/model/versions/${v}/publish/`, {});
+      return c;
+    };
+    const users = await schema('users', null, false);
+    const notes = await schema('notes', users, true);
+    const memories = await schema('memories', notes, true);
+    const api = (await s.api('POST', `${e}/api/`, { name: 'Nested', prefix: 'nested' })).body.key;
+    const connected = await s.api('POST', `${e}/api/${api}/collections/`, { folder: memories, allowed_methods: ['get_many', 'get_one', 'create', 'update'] });
+    expect(connected.status).to.equal(201);
+    const u1 = (await s.api('POST', `${e}/collections/${users}/resources/`, { data: { title: 'u1' } })).body.key;
+    const u2 = (await s.api('POST', `${e}/collections/${users}/resources/`, { data: { title: 'u2' } })).body.key;
+    const n1 = (await s.api('POST', `${e}/collections/${notes}/resources/`, { data: { title: 'n1' }, resource_owner: u1 })).body.key;
+    const path = `${s.delivery}/nested/users/${u1}/notes/${n1}/memories/`;
+    const created = await send('POST', path, keys.all!, { data: { title: 'm1' } });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const managed = await s.api('GET', `${e}/collections/${memories}/resources/${created.body.resource_key}/`);
+    expect(managed.body.resource_owner).to.equal(n1);
+    expect((await send('GET', `${path}${created.body.resource_key}/`, null)).body.data).to.deep.equal({ title: 'm1' });
+    const wrongUser = `${s.delivery}/nested/users/${u2}/notes/${n1}/memories/`;
+    expect((await send('POST', wrongUser, keys.all!, { data: { title: 'x' } })).status).to.equal(404);
+    expect((await send('PUT', `${wrongUser}${created.body.resource_key}/`, keys.all!, { data: { title: 'x' } })).status).to.equal(404);
+    expect((await send('PUT', `${path}${created.body.resource_key}/`, keys.all!, { data: { title: 'm1b' } })).status).to.equal(200);
+    const flat = await s.api('PUT', `${e}/api/${api}/collections/${memories}/`, { allowed_methods: ['get_many', 'get_one', 'create', 'update'], unscoped_levels: [0], unscoped_ancestors: [users, notes] });
+    expect(flat.status, JSON.stringify(flat.body)).to.equal(200);
+    const viaFlat = await send('POST', `${s.delivery}/nested/users/notes/memories/`, keys.all!, { data: { title: 'x' } });
+    expect(viaFlat.status).to.equal(403);
+    expect(viaFlat.body.error_code).to.equal('collection_not_writable');
+  });
+
   it('deduplicates by the external key: a second create with the same key is 409 external_id_conflict', async () => {
     const first = await send('POST', base('public'), keys.all!, { data: { title: 'Once' }, key: 'import-1' });
     expect(first.status).to.equal(201);

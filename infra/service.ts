@@ -20,6 +20,7 @@ import { ProjectionRunner, Projections } from '../projections/runner.js';
 import { schemaFieldsProjection } from '../projections/schema-fields.js';
 import { schemaVersionsProjection } from '../projections/schema-versions.js';
 import { tenancyProjection } from '../projections/tenancy.js';
+import { CREDENTIAL_EVENTS, DeliveryAuth } from '../read-api/delivery/auth.js';
 import { DeliveryRouting, ROUTING_EVENTS } from '../read-api/delivery/routing.js';
 import { jwtSecret } from './auth/jwt-secret.js';
 import { ensureBootstrap, type BootstrapFile } from './bootstrap.js';
@@ -67,6 +68,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const eventStore = options.wrapEventStore ? options.wrapEventStore(stores.eventStore) : stores.eventStore;
   const bus = new CommandBus(eventStore);
   const routing = new DeliveryRouting(readStore);
+  const deliveryAuth = new DeliveryAuth(readStore);
 
   const readModels = readModelTarget(readStore, [
     tenancyProjection,
@@ -87,6 +89,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const revisions = readModelTarget(readStore, [revisionsProjection], 'revisions');
   await revisions.prepare();
   const refreshRouting = async (batch: readonly StoredEvent[]): Promise<void> => {
+    if (batch.some((stored) => CREDENTIAL_EVENTS.has(stored.type))) deliveryAuth.forget();
     const envs = new Set<string>();
     for (const stored of batch) {
       if (!ROUTING_EVENTS.has(stored.type)) continue;
@@ -125,7 +128,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     log,
   });
   const writeDeps = { bus, validator, projections, readStore, waitTimeoutMs: config.waitTimeoutMs, resourceQuota };
-  const delivery = deliveryApp({ routing, searchIndex, readStore, writes: writeDeps, log });
+  const delivery = deliveryApp({ routing, searchIndex, auth: deliveryAuth, writes: writeDeps, log });
   const servers = [await listen(management as never, config.host, config.port), await listen(delivery as never, config.host, config.deliveryPort)];
   const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };
 

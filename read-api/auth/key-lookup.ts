@@ -19,28 +19,42 @@ function sameDigest(storedHex: unknown, given: Buffer): boolean {
 /** What a signed request carries besides its header: the path without the query, the raw body, the `Date` header. */
 export type SignedRequest = { readonly path: string; readonly body: Buffer | undefined; readonly date: string | undefined; readonly now: number };
 
-/**
- * The live key of `kind` the credentials prove, or null. Secure: the signature over the
- * request within the window, never twice; Simple: the secret against its stored hash;
- * Bearer (delivery keys only): a `dlv_` token against its stored hash.
- */
-export async function keyFromCredentials(store: ReadStore, kind: KeyKind, credentials: Credentials, request: SignedRequest, replays: ReplayGuard): Promise<Doc | null> {
+/** Where a key is looked up: by its token's hash (Bearer) or its public key (Secure, Simple). */
+export const lookupId = (credentials: Credentials): string =>
+  credentials.scheme === 'bearer' ? `token:${sha256(credentials.token).toString('hex')}` : `public:${credentials.publicKey}`;
+
+/** The live key of `kind` the credentials name (not yet proven), or null. */
+export async function findKey(store: ReadStore, kind: KeyKind, credentials: Credentials): Promise<Doc | null> {
   const keys = store.collection('api_keys');
   if (credentials.scheme === 'bearer') {
     if (kind !== 'delivery' || !credentials.token.startsWith(BEARER_TOKEN_PREFIX)) return null;
-    const digest = sha256(credentials.token);
-    const [doc] = await keys.find({ bearer_token_hash: digest.toString('hex'), kind }, { limit: 1 });
-    return doc && sameDigest(doc.bearer_token_hash, digest) ? doc : null;
+    const [doc] = await keys.find({ bearer_token_hash: sha256(credentials.token).toString('hex'), kind }, { limit: 1 });
+    return doc ?? null;
   }
   const [doc] = await keys.find({ public_key: credentials.publicKey, kind }, { limit: 1 });
-  if (!doc) return null;
-  if (credentials.scheme === 'simple') return sameDigest(doc.secret_hash, sha256(credentials.secret)) ? doc : null;
+  return doc ?? null;
+}
+
+/**
+ * Whether the credentials prove the key. Secure: the signature over the request within the
+ * window, never twice; Simple: the secret against its stored hash; Bearer: a `dlv_` token
+ * against its stored hash. Hashes are compared in constant time.
+ */
+export function proves(doc: Doc, credentials: Credentials, request: SignedRequest, replays: ReplayGuard): boolean {
+  if (credentials.scheme === 'bearer') return credentials.token.startsWith(BEARER_TOKEN_PREFIX) && sameDigest(doc.bearer_token_hash, sha256(credentials.token));
+  if (doc.public_key !== credentials.publicKey) return false;
+  if (credentials.scheme === 'simple') return sameDigest(doc.secret_hash, sha256(credentials.secret));
   const at = timestampOf(request.date);
-  if (at === null || !withinWindow(at, request.now)) return null;
-  if (!verifySignature(credentials.publicKey, signedString(request.path, request.body, request.date as string), credentials.signature)) return null;
+  if (at === null || !withinWindow(at, request.now)) return false;
+  if (!verifySignature(credentials.publicKey, signedString(request.path, request.body, request.date as string), credentials.signature)) return false;
   const id = signatureId(Buffer.from(credentials.signature, 'base64'));
-  if (id === null || !replays.accept(`${credentials.publicKey}:${id}`, request.now)) return null;
-  return doc;
+  return id !== null && replays.accept(`${credentials.publicKey}:${id}`, request.now);
+}
+
+/** The live key of `kind` the credentials prove, or null. */
+export async function keyFromCredentials(store: ReadStore, kind: KeyKind, credentials: Credentials, request: SignedRequest, replays: ReplayGuard): Promise<Doc | null> {
+  const doc = await findKey(store, kind, credentials);
+  return doc && proves(doc, credentials, request, replays) ? doc : null;
 }
 
 /** The audit actor of an API key (specification, Event object). */

@@ -3,13 +3,28 @@ import { DomainError } from '../../domain/errors.js';
 import { deliveryAccess, type DeliveryAction } from '../../domain/roles/grants.js';
 import type { PermissionFields } from '../../domain/roles/events.js';
 import type { Doc, ReadStore } from '../../projections/ports.js';
-import { parseCredentials } from '../auth/credentials.js';
-import { keyActor, keyFromCredentials, rawBodyOf, signedPath } from '../auth/key-lookup.js';
+import { parseCredentials, type Credentials } from '../auth/credentials.js';
+import { findKey, keyActor, lookupId, proves, rawBodyOf, signedPath } from '../auth/key-lookup.js';
 import { ReplayGuard } from '../auth/secure-signature.js';
 import type { Principal } from '../principal.js';
 import type { DeliveryApi } from './routing.js';
 
 export const WWW_AUTHENTICATE = 'Simple realm="delivery-api", Secure realm="delivery-api"';
+
+const CACHE_SIZE = 10_000;
+
+/** Event types after which cached keys and roles are dropped. */
+export const CREDENTIAL_EVENTS: ReadonlySet<string> = new Set([
+  'ApiKeyUpdated',
+  'ApiKeyDeleted',
+  'BearerTokenIssued',
+  'BearerTokenRevoked',
+  'RoleUpdated',
+  'RoleDeleted',
+  'PermissionCreated',
+  'PermissionUpdated',
+  'PermissionDeleted',
+]);
 
 /** An authenticated delivery key with its role's permissions (role null: unrestricted; 'missing': its role was deleted). */
 export type DeliveryCaller = { readonly key: Doc; readonly role: { readonly permissions: readonly PermissionFields[] } | null | 'missing' };
@@ -27,8 +42,17 @@ export function authenticationRequired(res: Response, message = 'Authentication 
  */
 export class DeliveryAuth {
   private readonly replays = new ReplayGuard();
+  /** Keys found, with their roles, by lookup id; emptied by forget() on every key or role change. */
+  private readonly cache = new Map<string, DeliveryCaller>();
+  private generation = 0;
 
   constructor(private readonly store: ReadStore) {}
+
+  /** Drops what is cached: the read side applied a key or role change (CREDENTIAL_EVENTS). */
+  forget(): void {
+    this.generation += 1;
+    this.cache.clear();
+  }
 
   /**
    * The caller, or null for an anonymous request to a public API. Refuses with 401
@@ -43,9 +67,9 @@ export class DeliveryAuth {
     }
     if (credentials === 'malformed') throw authenticationRequired(res);
     const request = { path: signedPath(req.originalUrl), body: rawBodyOf(req), date: req.get('date'), now: Date.now() };
-    const key = await keyFromCredentials(this.store, 'delivery', credentials, request, this.replays);
-    if (!key || key.env !== env) throw authenticationRequired(res);
-    const caller: DeliveryCaller = { key, role: await this.roleOf(key) };
+    const caller = await this.lookup(credentials);
+    if (!caller || !proves(caller.key, credentials, request, this.replays) || caller.key.env !== env) throw authenticationRequired(res);
+    const { key } = caller;
     if (deliveryAccess(caller.role, api.key, null, 'read') === 'not_authorized') throw authenticationRequired(res, 'The key is not authorized for this API.');
     const principal: Principal = { actor_type: 'apikey', actor: keyActor(key), organization: '', is_admin: false, environment: env };
     res.locals.principal = principal;
@@ -61,6 +85,22 @@ export class DeliveryAuth {
     const access = deliveryAccess(caller.role, api.key, folder, action);
     if (access === 'not_authorized') throw authenticationRequired(res, 'The key is not authorized for this API.');
     if (access === 'denied') throw new DomainError('access_denied', `The key may not ${action} here.`, { action });
+  }
+
+  /** The key the credentials name with its role, from the cache or the read model (a change read meanwhile is not cached). */
+  private async lookup(credentials: Credentials): Promise<DeliveryCaller | null> {
+    const id = lookupId(credentials);
+    const cached = this.cache.get(id);
+    if (cached) return cached;
+    const generation = this.generation;
+    const key = await findKey(this.store, 'delivery', credentials);
+    if (!key) return null;
+    const caller: DeliveryCaller = { key, role: await this.roleOf(key) };
+    if (generation === this.generation) {
+      if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
+      this.cache.set(id, caller);
+    }
+    return caller;
   }
 
   private async roleOf(key: Doc): Promise<DeliveryCaller['role']> {

@@ -186,6 +186,24 @@ describe('delivery authentication: every scheme times every failure cause', () =
     });
   });
 
+  it('follows key and role changes at once: nothing stale is served from the credential cache', async () => {
+    const r = await role([{ content_type: 'flux-apis', actions: ['read'], all_objects: true }]);
+    const k = await newKey(r);
+    const token = await issue(k);
+    const perms = `/v1/${s.env}/permissions/delivery-api/roles/${r}/permissions/`;
+    for (const headers of [simple(k), { authorization: `Bearer ${token}` }]) expect((await send(url, headers)).status).to.equal(200);
+    expect((await s.api('DELETE', `${perms}?content_type=flux-apis`)).status).to.equal(204);
+    expect401(await send(url, simple(k)));
+    expect401(await send(url, { authorization: `Bearer ${token}` }));
+    await s.api('POST', perms, { content_type: 'flux-apis', actions: ['create'], all_objects: true });
+    expect((await send(url, simple(k))).status).to.equal(403);
+    await s.api('PUT', `/v1/${s.env}/permissions/delivery-api/api-keys/${k.key}/`, { role: null });
+    expect((await send(url, simple(k))).status).to.equal(200);
+    await s.api('DELETE', `/v1/${s.env}/permissions/delivery-api/api-keys/${k.key}/`);
+    expect401(await send(url, simple(k)));
+    expect401(await send(url, { authorization: `Bearer ${token}` }));
+  });
+
   it('limits a key to the collections its role names (403 access_denied)', async () => {
     const r = await send(url, simple(keys.noCollection!));
     expect(r.status).to.equal(403);

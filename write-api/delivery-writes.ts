@@ -84,6 +84,7 @@ export function deliveryWrites(deps: WriteDeps, auth: DeliveryAuth): DeliveryWri
       const action = creating ? 'create' : 'update';
       const { route } = match;
       auth.authorize(res, caller, api, route.folder, action);
+      if (res.locals.bodyError) throw res.locals.bodyError;
       if (!route.allowed_methods.includes(action) || route.keep !== route.chain.length) {
         throw new DomainError('collection_not_writable', `The connection does not allow ${action}.`, { allowed_methods: [...route.allowed_methods] });
       }

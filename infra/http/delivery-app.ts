@@ -9,7 +9,7 @@ import { deliveryRouter } from '../../read-api/delivery/router.js';
 import type { DeliveryRouting } from '../../read-api/delivery/routing.js';
 import { errorMiddleware, notFoundRoute } from './errors.js';
 import { BODY_LIMIT } from './management-app.js';
-import { jsonBody } from './raw-body.js';
+import { deferBodyErrors, jsonBody } from './raw-body.js';
 
 /** The delivery interface: `{delivery_url}/{api_prefix}/...` where delivery_url is `{origin}/{env}`. */
 export function deliveryApp(deps: { routing: DeliveryRouting; searchIndex: SearchIndex; auth: DeliveryAuth; writes: WriteDeps; log: (m: string, e: unknown) => void }): Express {
@@ -17,7 +17,8 @@ export function deliveryApp(deps: { routing: DeliveryRouting; searchIndex: Searc
   app.set('etag', false);
   app.set('x-powered-by', false);
   app.use(helmet({ contentSecurityPolicy: false }));
-  app.use(jsonBody(BODY_LIMIT));
+  // A body that does not parse is reported after authentication (read-api/delivery/auth.ts).
+  app.use(deferBodyErrors(jsonBody(BODY_LIMIT)));
   app.use(bodyDepthGuard);
   app.use(deliveryRouter(deps.routing, deps.searchIndex, deps.auth, deliveryWrites(deps.writes, deps.auth)));
   app.use(notFoundRoute('route_not_found'));

@@ -9,16 +9,20 @@ const keepRawBody = (req: unknown, _res: unknown, buffer: Buffer): void => {
 export const jsonBody = (limit: string): RequestHandler => express.json({ limit, strict: false, verify: keepRawBody });
 
 /**
- * For a `Secure` request the body is read before authentication, because the signature
- * covers it; a body that does not parse is reported only after the caller is known
- * (`res.locals.bodyError`), so an unauthenticated request still gets its 401.
+ * Runs the parser but keeps a body that does not parse as `res.locals.bodyError` instead of
+ * failing at once: authentication reports it only after the caller is known, so an
+ * unauthenticated request still gets its 401.
  */
-export function secureBodyFirst(parser: RequestHandler): RequestHandler {
-  return (req, res, next) => {
-    if (!/^secure\s/i.test(req.get('authorization') ?? '')) return next();
-    return parser(req, res, (error?: unknown) => {
+export function deferBodyErrors(parser: RequestHandler): RequestHandler {
+  return (req, res, next) =>
+    parser(req, res, (error?: unknown) => {
       if (error) res.locals.bodyError = error;
       next();
     });
-  };
+}
+
+/** For a `Secure` request the body is read before authentication, because the signature covers it. */
+export function secureBodyFirst(parser: RequestHandler): RequestHandler {
+  const deferred = deferBodyErrors(parser);
+  return (req, res, next) => (/^secure\s/i.test(req.get('authorization') ?? '') ? deferred(req, res, next) : next());
 }

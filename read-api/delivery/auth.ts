@@ -60,6 +60,14 @@ export class DeliveryAuth {
    * another environment and a key not authorized for this API.
    */
   async authenticate(req: Request, res: Response, env: string, api: DeliveryApi): Promise<DeliveryCaller | null> {
+    const caller = await this.callerOf(req, res, env, api);
+    // The body parser kept its error until the caller was known (infra/http/raw-body.ts); an
+    // anonymous write is refused with 401 by authorize() before its body matters.
+    if (caller !== null && res.locals.bodyError) throw res.locals.bodyError;
+    return caller;
+  }
+
+  private async callerOf(req: Request, res: Response, env: string, api: DeliveryApi): Promise<DeliveryCaller | null> {
     const credentials = parseCredentials(req.get('authorization'));
     if (credentials === null) {
       if (api.is_auth_required) throw authenticationRequired(res);

@@ -179,6 +179,15 @@ describe('delivery writes and grants: every grant and method combination', () =>
     expect(viaFlat.body.error_code).to.equal('collection_not_writable');
   });
 
+  it('answers a body that does not parse with 401 when no key is sent, 422 when one is', async () => {
+    const post = (headers: Record<string, string>) => fetch(base('public'), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"data":' });
+    const anonymous = await post({});
+    expect(anonymous.status).to.equal(401);
+    const keyed = await post({ authorization: `Simple ${keys.all!.public_key}:${keys.all!.secret_key}` });
+    expect(keyed.status).to.equal(422);
+    expect(((await keyed.json()) as { error_code: string }).error_code).to.equal('validation_error');
+  });
+
   it('deduplicates by the external key: a second create with the same key is 409 external_id_conflict', async () => {
     const first = await send('POST', base('public'), keys.all!, { data: { title: 'Once' }, key: 'import-1' });
     expect(first.status).to.equal(201);

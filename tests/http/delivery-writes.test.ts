@@ -95,6 +95,42 @@ describe('delivery writes and grants: every grant and method combination', () =>
     expect((await send('POST', base('readonly'), null, { data: { title: 'x' } })).status).to.equal(401);
   });
 
+  /** allowed_methods of the connection → [GET list, GET one, POST create, PUT update] for an unrestricted key. */
+  const CONNECTIONS: [string[], [number, number, number, number]][] = [
+    [[], [403, 403, 403, 403]],
+    [['get_many'], [200, 403, 403, 403]],
+    [['get_one'], [403, 200, 403, 403]],
+    [['create'], [403, 403, 201, 403]],
+    [['update'], [403, 403, 403, 200]],
+    [['get_many', 'get_one', 'create', 'update'], [200, 200, 201, 200]],
+  ];
+
+  it('answers every allowed_methods and method combination of a connection as specified', async () => {
+    const api = (await s.api('POST', `/v1/${s.env}/api/`, { name: 'Matrix', prefix: 'matrix' })).body.key;
+    await s.api('POST', `/v1/${s.env}/api/${api}/collections/`, { folder: collection, allowed_methods: [] });
+    const target = `${s.delivery}/matrix/articles/`;
+    for (const [methods, [list, one, create, update]] of CONNECTIONS) {
+      expect((await s.api('PUT', `/v1/${s.env}/api/${api}/collections/${collection}/`, { allowed_methods: methods })).status).to.equal(200);
+      const got = [
+        (await send('GET', target, keys.unrestricted!)).status,
+        (await send('GET', `${target}${existing}/`, keys.unrestricted!)).status,
+        (await send('POST', target, keys.unrestricted!, { data: { title: 'm' } })).status,
+        (await send('PUT', `${target}${existing}/`, keys.unrestricted!, { data: { title: 'm' } })).status,
+      ];
+      expect(got, methods.join(',') || 'none').to.deep.equal([list, one, create, update]);
+    }
+  });
+
+  it('takes writes with a Bearer token as with the key pair', async () => {
+    const token = (await s.api('POST', `/v1/${s.env}/permissions/delivery-api/api-keys/${keys.readCreate!.key}/bearer-token/`)).body.bearer_token;
+    const post = (authorization: string) =>
+      fetch(base('public'), { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify({ data: { title: 'bearer' } }) });
+    expect((await post(`Bearer ${token}`)).status).to.equal(201);
+    expect((await post(`Bearer ${s.token}`)).status).to.equal(401);
+    const put = await fetch(`${base('public')}${existing}/`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ data: { title: 'x' } }) });
+    expect(put.status).to.equal(403);
+  });
+
   it('creates a published resource, served at once and audited with the key as actor', async () => {
     const created = await send('POST', base('public'), keys.all!, { data: { title: 'Fresh', views: 3 } });
     expect(created.status).to.equal(201);

@@ -16,10 +16,12 @@ import { deliveryTarget } from '../projections/delivery-index.js';
 import { localesProjection } from '../projections/locales.js';
 import { resourcesProjection } from '../projections/resources.js';
 import { revisionsProjection } from '../projections/revisions.js';
+import { rolesProjection } from '../projections/roles.js';
 import { ProjectionRunner, Projections } from '../projections/runner.js';
 import { schemaFieldsProjection } from '../projections/schema-fields.js';
 import { schemaVersionsProjection } from '../projections/schema-versions.js';
 import { tenancyProjection } from '../projections/tenancy.js';
+import { CREDENTIAL_EVENTS, DeliveryAuth } from '../read-api/delivery/auth.js';
 import { McpEndpoint } from '../read-api/delivery/mcp/endpoint.js';
 import { DeliveryRouting, ROUTING_EVENTS } from '../read-api/delivery/routing.js';
 import { jwtSecret } from './auth/jwt-secret.js';
@@ -70,6 +72,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const eventStore = options.wrapEventStore ? options.wrapEventStore(stores.eventStore) : stores.eventStore;
   const bus = new CommandBus(eventStore);
   const routing = new DeliveryRouting(readStore);
+  const deliveryAuth = new DeliveryAuth(readStore);
 
   const readModels = readModelTarget(readStore, [
     tenancyProjection,
@@ -80,6 +83,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     deliveryApisProjection,
     resourcesProjection,
     apiKeysProjection,
+    rolesProjection,
     auditLogProjection,
     collectionCascadeProjection,
     localesProjection,
@@ -89,6 +93,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const revisions = readModelTarget(readStore, [revisionsProjection], 'revisions');
   await revisions.prepare();
   const refreshRouting = async (batch: readonly StoredEvent[]): Promise<void> => {
+    if (batch.some((stored) => CREDENTIAL_EVENTS.has(stored.type))) deliveryAuth.forget();
     const envs = new Set<string>();
     for (const stored of batch) {
       if (!ROUTING_EVENTS.has(stored.type)) continue;
@@ -126,8 +131,9 @@ export async function startService(config: Config, logger: Logger = createLogger
     jwtSecret: secret,
     log,
   });
-  const mcp = new McpEndpoint({ routing, readStore });
-  const delivery = deliveryApp({ routing, searchIndex, mcp, log });
+  const writeDeps = { bus, validator, projections, readStore, waitTimeoutMs: config.waitTimeoutMs, resourceQuota };
+  const mcp = new McpEndpoint({ routing, readStore, auth: deliveryAuth });
+  const delivery = deliveryApp({ routing, searchIndex, auth: deliveryAuth, writes: writeDeps, mcp, log });
   const servers = [await listen(management as never, config.host, config.port), await listen(delivery as never, config.host, config.deliveryPort)];
   const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };
 

@@ -2,6 +2,7 @@ import type { StoredEvent } from '../commands/ports.js';
 import type { DomainEvent } from '../domain/events.js';
 import type { SchemaVersionDeleted, SchemaVersionUpdated } from '../domain/schema/events.js';
 import { envEntry, type Entry } from './audit-entry.js';
+import { apiKeyEntry, rolesEntry } from './audit-permissions.js';
 import { resourceEntry } from './audit-resources.js';
 import type { ReadModelProjection } from './read-model-target.js';
 import { put } from './read-model-target.js';
@@ -126,7 +127,18 @@ function entryFor(event: DomainEvent): Entry | null {
     case 'ResourceCreated':
       return envEntry(event.data.env, 'create', 'resource', event.data.key, { folder_key: event.data.folder }, { collection_key: event.data.folder, resource_key: event.data.key });
     case 'ApiKeyCreated':
-      return envEntry(event.data.env, 'create', event.data.kind === 'management' ? 'manageapikey' : 'deliveryapikey', event.data.key, { role_key: event.data.role }, {});
+    case 'ApiKeyUpdated':
+    case 'ApiKeyDeleted':
+    case 'BearerTokenIssued':
+    case 'BearerTokenRevoked':
+      return apiKeyEntry(event);
+    case 'RoleCreated':
+    case 'RoleUpdated':
+    case 'RoleDeleted':
+    case 'PermissionCreated':
+    case 'PermissionUpdated':
+    case 'PermissionDeleted':
+      return rolesEntry(event);
     case 'ResourceUpdated':
       return envEntry(event.data.env, 'update', 'resource', event.data.key, { folder_key: event.data.folder }, { collection_key: event.data.folder, resource_key: event.data.key });
     case 'RevisionCreated':

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBaseline } from './baseline.js';
 import { Cleanup } from './cleanup.js';
+import { deliveryBearerToken } from './credentials.js';
 import { measure, type Measurement, type Target } from './load.js';
 import { benchOptions } from './options.js';
 import { API_PREFIX, COLLECTION_ALIAS, sampleBodies, seedResources, setupContent, waitForDelivery } from './seed.js';
@@ -87,6 +88,8 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   const oneBase = await run(getOne('get-one (bare http)', baseline));
   rows.push({ m: await run(getOne('get-one', delivery.origin)), baseline: oneBase }, { m: oneBase });
+  const token = await deliveryBearerToken(b);
+  rows.push({ m: await run({ ...getOne('get-one (Bearer key)', delivery.origin), headers: () => ({ authorization: `Bearer ${token}` }) }), baseline: oneBase });
   const listBase = await run(list(`list limit=${LIST_LIMIT} (bare http)`, baseline));
   rows.push({ m: await run(list(`list limit=${LIST_LIMIT}`, delivery.origin)), baseline: listBase }, { m: listBase });
 

@@ -6,6 +6,8 @@ const STATUS: Readonly<Record<string, number>> = {
   authentication_failed: 401,
   authentication_required: 401,
   permission_denied: 403,
+  access_denied: 403,
+  collection_not_writable: 403,
   plan_limit_exceeded: 403,
   plan_exhausted: 402,
   spend_cap_reached: 402,

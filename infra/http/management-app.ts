@@ -9,6 +9,7 @@ import { componentsReadRouter } from '../../read-api/components.js';
 import { deliveryApisReadRouter } from '../../read-api/delivery-apis.js';
 import { localesReadRouter } from '../../read-api/locales.js';
 import { resourcesReadRouter } from '../../read-api/resources.js';
+import { rolesReadRouter } from '../../read-api/roles.js';
 import { fieldsReadRouter } from '../../read-api/fields.js';
 import { revisionsReadRouter } from '../../read-api/revisions.js';
 import { schemaReadRouter } from '../../read-api/schema.js';
@@ -18,13 +19,16 @@ import { componentsWriteRouter } from '../../write-api/components.js';
 import { deliveryApisWriteRouter } from '../../write-api/delivery-apis.js';
 import { localesWriteRouter } from '../../write-api/locales.js';
 import { resourcesWriteRouter } from '../../write-api/resources.js';
+import { rolesWriteRouter } from '../../write-api/roles.js';
 import { fieldsWriteRouter } from '../../write-api/fields.js';
 import { revisionsWriteRouter } from '../../write-api/revisions.js';
 import { schemaWriteRouter } from '../../write-api/schema.js';
 import { environmentGuard, managementAuth } from '../auth/management-auth.js';
+import { managementPermissions } from '../auth/management-permissions.js';
 import { bodyDepthGuard } from './body-depth.js';
 import { errorMiddleware, notFoundRoute } from './errors.js';
-import { JSON_TYPES, jsonBodiesOnly } from './json-only.js';
+import { jsonBodiesOnly } from './json-only.js';
+import { jsonBody, secureBodyFirst } from './raw-body.js';
 
 /** Request bodies up to this size are parsed; the 1 MB payload rule is the domain's. */
 export const BODY_LIMIT = '8mb';
@@ -36,14 +40,18 @@ export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; 
   app.set('x-powered-by', false);
   app.use(helmet());
   // Credentials first: an unauthenticated request is 401 whatever its body holds.
+  // A Secure signature covers the body: such requests read it first (a parse error still waits for the 401).
+  const json = jsonBody(BODY_LIMIT);
+  app.use(secureBodyFirst(json));
   app.use(managementAuth(deps.jwtSecret, deps.readStore));
   app.use(jsonBodiesOnly);
-  app.use(express.json({ limit: BODY_LIMIT, strict: false, type: JSON_TYPES }));
+  app.use(json);
   app.use(bodyDepthGuard);
 
   app.use(globalEventsReadRouter(deps));
   const env = express.Router({ mergeParams: true });
   env.use(environmentGuard(deps.readStore));
+  env.use(managementPermissions(deps.readStore));
   for (const router of [
     auditEventsReadRouter(deps),
     collectionsReadRouter(deps),
@@ -62,6 +70,8 @@ export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; 
     revisionsWriteRouter(deps),
     apiKeysReadRouter(deps),
     apiKeysWriteRouter(deps),
+    rolesReadRouter(deps),
+    rolesWriteRouter(deps),
     localesReadRouter(deps),
     localesWriteRouter(deps),
   ]) {

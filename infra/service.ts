@@ -15,7 +15,7 @@ import { deliveryTarget } from '../projections/delivery-index.js';
 import { localesProjection } from '../projections/locales.js';
 import { resourcesProjection } from '../projections/resources.js';
 import { revisionsProjection } from '../projections/revisions.js';
-import { ProjectionRunner, Projections } from '../projections/runner.js';
+import { ProjectionRunner, Projections, type ProjectionTarget } from '../projections/runner.js';
 import { schemaFieldsProjection } from '../projections/schema-fields.js';
 import { schemaVersionsProjection } from '../projections/schema-versions.js';
 import { tenancyProjection } from '../projections/tenancy.js';
@@ -56,6 +56,8 @@ export type ServiceOptions = {
    * projections, bootstrap), e.g. to let another writer win an append. `npm start` never sets it.
    */
   readonly wrapEventStore?: (store: EventStore) => EventStore;
+  /** A test seam: wraps each projection's target, e.g. to make it throw on one event. */
+  readonly wrapProjectionTarget?: (target: ProjectionTarget) => ProjectionTarget;
 };
 
 /** The composition root: stores, command bus, projections, both HTTP interfaces, first-start bootstrap. */
@@ -93,12 +95,14 @@ export async function startService(config: Config, logger: Logger = createLogger
     }
     for (const env of envs) await routing.reload(env);
   };
+  const target = options.wrapProjectionTarget ?? ((t: ProjectionTarget) => t);
   const projections = new Projections([
-    new ProjectionRunner(eventStore, readModels, { log, afterBatch: refreshRouting }),
-    new ProjectionRunner(eventStore, revisions, { log }),
-    new ProjectionRunner(eventStore, deliveryTarget(searchIndex), { log }),
+    new ProjectionRunner(eventStore, target(readModels), { log, afterBatch: refreshRouting }),
+    new ProjectionRunner(eventStore, target(revisions), { log }),
+    new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex)), { log }),
   ]);
   await projections.start();
+  // Catch-up: a projection that stops on a faulty event stops this wait too (docs/decisions/0080).
   await projections.waitFor(await eventStore.headPosition(), 10 * 60_000);
   await routing.loadAll();
 

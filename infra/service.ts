@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { CommandBus } from '../commands/command-bus.js';
 import type { EventStore, StoredEvent } from '../commands/ports.js';
 import { DataValidator } from '../commands/data-validator.js';
+import { cascadeReaction } from '../commands/reactors/cascade-reactor.js';
+import { reactorTarget } from '../commands/reactors/reactor-target.js';
 import type { ResourceQuota } from '../commands/resource-quota.js';
 import { asDomainEvent, readModelTarget } from '../projections/read-model-target.js';
 import { apiKeysProjection } from '../projections/api-keys.js';
@@ -95,19 +97,6 @@ export async function startService(config: Config, logger: Logger = createLogger
     }
     for (const env of envs) await routing.reload(env);
   };
-  const target = options.wrapProjectionTarget ?? ((t: ProjectionTarget) => t);
-  const projections = new Projections([
-    new ProjectionRunner(eventStore, target(readModels), { log, afterBatch: refreshRouting }),
-    new ProjectionRunner(eventStore, target(revisions), { log }),
-    new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex)), { log }),
-  ]);
-  await projections.start();
-  // Catch-up: a projection that stops on a faulty event stops this wait too (docs/decisions/0080).
-  await projections.waitFor(await eventStore.headPosition(), 10 * 60_000);
-  await routing.loadAll();
-
-  const secret = jwtSecret(config.dataDir, config.jwtSecret);
-  const validator = new DataValidator();
   const resourceQuota: ResourceQuota =
     config.resourceLimit === null
       ? null
@@ -115,6 +104,25 @@ export async function startService(config: Config, logger: Logger = createLogger
           limit: config.resourceLimit,
           existing: async (env) => (await readStore.collection('resources').find({ env })).map((doc) => ({ folder: String(doc.folder), key: doc._id })),
         };
+  const target = options.wrapProjectionTarget ?? ((t: ProjectionTarget) => t);
+  const readModelRunner = new ProjectionRunner(eventStore, target(readModels), { log, afterBatch: refreshRouting });
+  // Cascades of deletes run as a reactor from their own checkpoint (docs/decisions/0083).
+  const cascades = reactorTarget('cascades', readStore, cascadeReaction({ bus, readStore, quota: resourceQuota, readModels: readModelRunner }));
+  const projections = new Projections(
+    [
+      readModelRunner,
+      new ProjectionRunner(eventStore, target(revisions), { log }),
+      new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex)), { log }),
+    ],
+    [new ProjectionRunner(eventStore, target(cascades), { log })],
+  );
+  await projections.start();
+  // Catch-up: a projection that stops on a faulty event stops this wait too (docs/decisions/0080).
+  await projections.waitFor(await eventStore.headPosition(), 10 * 60_000);
+  await routing.loadAll();
+
+  const secret = jwtSecret(config.dataDir, config.jwtSecret);
+  const validator = new DataValidator();
   const management = managementApp({
     bus,
     validator,

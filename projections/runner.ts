@@ -6,6 +6,8 @@ export interface ProjectionTarget {
   readonly name: string;
   checkpoint(): Promise<Position>;
   apply(events: readonly StoredEvent[], position: Position): Promise<void>;
+  /** Reactors: the position of the last event their reactions appended. */
+  issued?(): Position;
 }
 
 const BATCH = 1000;
@@ -190,6 +192,11 @@ export class ProjectionRunner {
     this.waiters = [];
   }
 
+  /** For a reactor, the position of the last event its reactions appended; else ''. */
+  issued(): Position {
+    return this.target.issued?.() ?? '';
+  }
+
   /** Where this projection is, for a readiness endpoint. */
   status(): ProjectionStatus {
     return { name: this.name, position: this.position, lag: this.queue.length + this.behind, stopped: this.fault !== null, error: this.fault };
@@ -245,16 +252,27 @@ export class ProjectionRunner {
   }
 }
 
-/** All runners together: a write waits until every projection has its event. */
+/**
+ * All runners together: a write waits until every projection has its event. Reactors (projections
+ * that issue commands, docs/decisions/0083) run beside them; only a write that starts a cascade
+ * waits for them.
+ */
 export class Projections {
-  constructor(readonly runners: readonly ProjectionRunner[]) {}
+  constructor(
+    readonly runners: readonly ProjectionRunner[],
+    readonly reactors: readonly ProjectionRunner[] = [],
+  ) {}
+
+  private get all(): readonly ProjectionRunner[] {
+    return [...this.runners, ...this.reactors];
+  }
 
   runner(name: string): ProjectionRunner | undefined {
-    return this.runners.find((r) => r.name === name);
+    return this.all.find((r) => r.name === name);
   }
 
   async start(): Promise<void> {
-    await Promise.all(this.runners.map((r) => r.start()));
+    await Promise.all(this.all.map((r) => r.start()));
   }
 
   async waitFor(position: Position, timeoutMs: number): Promise<boolean> {
@@ -262,17 +280,30 @@ export class Projections {
     return reached.every(Boolean);
   }
 
+  /**
+   * For a write that starts a cascade: waits until every reactor has handled `position`, then
+   * until every projection has what the reactors appended. False when that takes longer than
+   * `timeoutMs` or a projection or reactor is stopped on a fault.
+   */
+  async waitForCascade(position: Position, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    const handled = await Promise.all(this.reactors.map((r) => r.waitFor(position, timeoutMs)));
+    if (!handled.every(Boolean)) return false;
+    const issued = this.reactors.map((r) => r.issued()).reduce((a, b) => (b > a ? b : a), position);
+    return this.waitFor(issued, Math.max(0, deadline - Date.now()));
+  }
+
   /** Each projection's checkpoint, lag and fault (a readiness endpoint shows them). */
   status(): ProjectionStatus[] {
-    return this.runners.map((r) => r.status());
+    return this.all.map((r) => r.status());
   }
 
   /** Restarts every projection stopped on a fault (after the fix) from its checkpoint. */
   retry(): void {
-    for (const runner of this.runners) runner.retry();
+    for (const runner of this.all) runner.retry();
   }
 
   async stop(): Promise<void> {
-    await Promise.all(this.runners.map((r) => r.stop()));
+    await Promise.all(this.all.map((r) => r.stop()));
   }
 }

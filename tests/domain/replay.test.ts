@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { join } from 'node:path';
 import { CommandBus } from '../../commands/command-bus.js';
-import { collections, type CollectionsState } from '../../domain/collections/decider.js';
+import { collections, type CollectionNode, type CollectionsState } from '../../domain/collections/decider.js';
 import type { CollectionsEvent } from '../../domain/collections/events.js';
 import type { Decider } from '../../domain/decider.js';
 import { resourceQuota, type ResourceQuotaEvent, type ResourceQuotaState } from '../../domain/resource-quota/decider.js';
@@ -28,13 +28,13 @@ const collectionEvent: fc.Arbitrary<CollectionsEvent> = fc.oneof(
 /** The one-event-at-a-time evolve the batch must agree with: a copy of the record per event. */
 function referenceCollections(state: CollectionsState, event: CollectionsEvent): CollectionsState {
   const has = (k: string) => Object.hasOwn(state.byKey, k);
-  const set = (record: CollectionsState['byKey'], k: string, v: unknown) => Object.fromEntries([...Object.entries(record).filter(([x]) => x !== k), [k, v]]);
+  const set = (record: CollectionsState['byKey'], k: string, v: CollectionNode): CollectionsState['byKey'] => Object.fromEntries([...Object.entries(record).filter(([x]) => x !== k), [k, v]]);
   switch (event.type) {
     case 'CollectionCreated':
       return { byKey: set(state.byKey, event.data.key, node(event.data.key, event.data.parent)), count: state.count + 1 };
     case 'CollectionUpdated': {
       let byKey = set(state.byKey, event.data.key, node(event.data.key, null));
-      for (const moved of event.data.descendants) if (Object.hasOwn(byKey, moved.key)) byKey = set(byKey, moved.key, { ...byKey[moved.key], path: moved.path });
+      for (const moved of event.data.descendants) if (Object.hasOwn(byKey, moved.key)) byKey = set(byKey, moved.key, { ...(byKey[moved.key] as CollectionNode), path: moved.path });
       return { ...state, byKey };
     }
     case 'CollectionDeleted':

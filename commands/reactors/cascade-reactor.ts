@@ -23,8 +23,8 @@ export type CascadeDeps = {
  * commands carry the metadata and time of the delete that started them.
  */
 export function cascadeReaction(deps: CascadeDeps): Reaction {
-  return async (stored: StoredEvent): Promise<Position> => {
-    if (stored.type !== 'CollectionDeleted' && stored.type !== 'ResourceDeleted') return '';
+  return async (stored: StoredEvent): Promise<Position | null> => {
+    if (stored.type !== 'CollectionDeleted' && stored.type !== 'ResourceDeleted') return null;
     const data = stored.data as { env: string; key: string };
     const ctx: CommandContext = { env: data.env, metadata: stored.metadata, now: stored.metadata.timestamp };
     if (stored.type === 'CollectionDeleted') return afterCollectionsDeleted(deps.bus, deps.quota, ctx, [data.key]);

@@ -15,6 +15,9 @@ const RETRY_MS = 1000;
 /** Tries of one event before its projection stops on it (docs/decisions/0080). */
 const ATTEMPTS = 3;
 const ATTEMPT_MS = 250;
+/** A stopped projection tries again by itself after this long, doubling up to the maximum (an outage that passes). */
+const AUTO_RETRY_MS = 30_000;
+const AUTO_RETRY_MAX_MS = 10 * 60_000;
 
 /** The event a projection stopped on. */
 export type ProjectionFault = { readonly event_type: string; readonly position: Position; readonly message: string };
@@ -49,6 +52,9 @@ export class ProjectionRunner {
   private stopped = false;
   private paused: { readonly until: Promise<void>; readonly resume: () => void } | null = null;
   private fault: ProjectionFault | null = null;
+  private autoRetry: { timer: NodeJS.Timeout | null; delayMs: number };
+  /** Where it last stopped: once past it, the next fault waits the shortest delay again. */
+  private lastFault: Position = '';
   /** Events received while stopped on a fault (not queued: `retry()` reads them again). */
   private behind = 0;
 
@@ -61,8 +67,16 @@ export class ProjectionRunner {
       readonly afterBatch?: (batch: readonly StoredEvent[]) => Promise<void>;
       /** Pause between tries of one failing event (tests shorten it). */
       readonly attemptMs?: number;
+      /** First delay before a stopped projection tries again by itself (tests shorten it). */
+      readonly autoRetryMs?: number;
     } = {},
-  ) {}
+  ) {
+    this.autoRetry = { timer: null, delayMs: this.firstRetryMs };
+  }
+
+  private get firstRetryMs(): number {
+    return this.options.autoRetryMs ?? AUTO_RETRY_MS;
+  }
 
   private log(message: string, error?: unknown): void {
     this.options.log?.(message, error);
@@ -148,6 +162,10 @@ export class ProjectionRunner {
     if (!last) return;
     await this.options.afterBatch?.(batch).catch((error: unknown) => this.log(`projection ${this.name}: after-batch hook failed`, error));
     this.position = last.position;
+    if (this.lastFault !== '' && this.position >= this.lastFault) {
+      this.lastFault = '';
+      this.autoRetry.delayMs = this.firstRetryMs;
+    }
     this.applied.next(batch);
     this.release();
   }
@@ -182,9 +200,13 @@ export class ProjectionRunner {
   private stopOn(event: StoredEvent, error: unknown): void {
     const message = error instanceof Error ? error.message : String(error);
     this.fault = { event_type: event.type, position: event.position, message };
+    this.lastFault = event.position;
     this.behind = this.queue.length;
     this.queue = [];
     this.log(`projection ${this.name}: stopped on ${event.type} at ${event.position}: ${message}`, error);
+    // Tries again by itself later, in case the cause was an outage; a faulty event stops it again.
+    const delay = this.autoRetry.delayMs;
+    this.autoRetry = { timer: setTimeout(() => this.retry(true), delay).unref(), delayMs: Math.min(delay * 2, Math.max(delay, AUTO_RETRY_MAX_MS)) };
     for (const waiter of this.waiters) {
       clearTimeout(waiter.timer);
       waiter.resolve(false);
@@ -206,7 +228,9 @@ export class ProjectionRunner {
    * After the cause of a fault is fixed: reads again from the checkpoint, which is just before
    * the faulty event, so nothing is lost and nothing applied twice. Does nothing when running.
    */
-  retry(): void {
+  retry(automatic = false): void {
+    if (this.autoRetry.timer) clearTimeout(this.autoRetry.timer);
+    this.autoRetry = { timer: null, delayMs: automatic ? this.autoRetry.delayMs : this.firstRetryMs };
     if (!this.fault || this.stopped) return;
     this.subscription?.unsubscribe();
     this.fault = null;
@@ -240,6 +264,7 @@ export class ProjectionRunner {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.autoRetry.timer) clearTimeout(this.autoRetry.timer);
     this.resume();
     this.subscription?.unsubscribe();
     while (this.draining) await new Promise((resolve) => setTimeout(resolve, 5));

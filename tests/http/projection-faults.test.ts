@@ -140,7 +140,9 @@ describe('projection faults', () => {
       // The fixed code: no wrapper. The faulty event is applied once and served.
       const fixed = await startTestService(env, first.dataDir);
       try {
-        expect(fixed.service.projections.status().every((p) => !p.stopped && p.lag === 0)).to.equal(true);
+        // The projections are caught up when the start returns (the cascade reactor catches up beside them).
+        const projections = fixed.service.projections.status().filter((p) => p.name !== 'cascades');
+        expect(projections.every((p) => !p.stopped && p.lag === 0), JSON.stringify(projections)).to.equal(true);
         const served = await fixed.get(item(poisoned.body.key, fixed));
         expect(served.status).to.equal(200);
         expect(served.body.data).to.deep.equal({ title: 'POISON' });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import type { EventStore } from '../../commands/ports.js';
 import { collectionWithSchema, v1 } from '../support/content.js';
-import { deliveryRequest, managementRequest, type Fixtures, type FuzzRequest } from '../support/fuzz-requests.js';
+import { deliveryRequest, managementRequest, MANAGEMENT_ROUTES, type Fixtures, type FuzzRequest } from '../support/fuzz-requests.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 /** `npm run fuzz` raises this to 100,000; `npm test` sends a few thousand. */
@@ -107,6 +107,16 @@ describe('fuzz: generated bad requests on every endpoint', function () {
       seed: SEED,
       endOnFailure: true,
     });
+  });
+
+  it('fuzzes real routes: no listed route answers route_not_found with real keys', async () => {
+    for (const [method, template] of MANAGEMENT_ROUTES) {
+      if (template.includes('/no/such/')) continue;
+      let path = template.replace(/\{(\w+)\}/g, (_, name: string) => fixtures[name] ?? 'missing');
+      if (method === 'DELETE' && /\}\/$/.test(template)) path = path.replace(/[^/]+\/$/, 'zz-nothing/');
+      const r = await s.api(method, path, method === 'GET' ? undefined : {});
+      expect(r.body?.error_code ?? null, `${method} ${template}`).to.not.equal('route_not_found');
+    }
   });
 
   it('is still serving writes and reads after the fuzzing', async () => {

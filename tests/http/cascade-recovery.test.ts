@@ -26,6 +26,12 @@ function crashSeam(dies: (stream: string, type: string) => boolean) {
 
 const reactor = (s: TestService) => s.service.projections.status().find((p) => p.name === 'cascades');
 
+/** After a restart: until the reactor has handled everything the read models have, and the read side has what it appended. */
+async function cascadesCaughtUp(s: TestService): Promise<void> {
+  const head = s.service.projections.runner('read-models')?.checkpoint ?? '';
+  expect(await s.service.projections.waitForCascade(head, 30_000), JSON.stringify(reactor(s))).to.equal(true);
+}
+
 describe('cascades resume after a crash in the middle', () => {
   it('a strict-reference resource delete cut off after two descendants deletes the rest after the restart, each once', async () => {
     const { seam, wrap } = crashSeam((stream, type) => stream.startsWith('resource-') && type === 'ResourceDeleted');
@@ -61,6 +67,7 @@ describe('cascades resume after a crash in the middle', () => {
 
     const again = await startTestService({}, s.dataDir);
     try {
+      await cascadesCaughtUp(again);
       const gone = async () => {
         const statuses = await Promise.all(tree.map(([folder, key]) => again.api('GET', v1(again, `/collections/${folder}/resources/${key}/`))));
         return statuses.every((r) => r.status === 404);
@@ -99,6 +106,7 @@ describe('cascades resume after a crash in the middle', () => {
 
     const again = await startTestService(env, s.dataDir);
     try {
+      await cascadesCaughtUp(again);
       const created = await eventually(() => again.api('POST', v1(again, `/collections/${other}/resources/`), { data: { title: 'c' } }), (r) => r.status === 201);
       expect(created.status, 'the deleted collection’s slots are free again').to.equal(201);
       expect(reactor(again)).to.deep.include({ stopped: false, error: null });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Decider, Message } from '../domain/decider.js';
+import { evolveAll, type Decider, type Message } from '../domain/decider.js';
 import { DomainError } from '../domain/errors.js';
 import { WrongExpectedRevision, type EventMetadata, type EventStore, type Position, type StoredEvent } from './ports.js';
 
@@ -34,9 +34,10 @@ export class CommandBus {
     const cached = this.cache.get(stream);
     let state = cached && cached.decider === decider ? (cached.state as S) : decider.initialState();
     let revision = cached && cached.decider === decider ? cached.revision : NO_STREAM;
-    for (const event of await this.store.readStream(stream, revision + 1)) {
-      state = decider.evolve(state, { type: event.type, data: event.data } as E);
-      revision = event.revision;
+    const events = await this.store.readStream(stream, revision + 1);
+    if (events.length > 0) {
+      state = evolveAll(decider, state, events.map((event) => ({ type: event.type, data: event.data }) as E));
+      revision = events[events.length - 1]?.revision ?? revision;
     }
     this.remember(stream, { decider, state, revision });
     return { state, revision };
@@ -67,7 +68,7 @@ export class CommandBus {
           events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata })),
           revision === NO_STREAM ? 'no_stream' : revision,
         );
-        const next = events.reduce(decider.evolve, state);
+        const next = evolveAll(decider, state, events);
         this.remember(stream, { decider, state: next, revision: appended.revision });
         return { events, state: next, revision: appended.revision, position: appended.position };
       } catch (error) {

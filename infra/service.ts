@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { CommandBus } from '../commands/command-bus.js';
 import type { EventStore, StoredEvent } from '../commands/ports.js';
 import { DataValidator } from '../commands/data-validator.js';
+import { cascadeReaction } from '../commands/reactors/cascade-reactor.js';
+import { reactorTarget } from '../commands/reactors/reactor-target.js';
 import type { ResourceQuota } from '../commands/resource-quota.js';
 import { asDomainEvent, readModelTarget } from '../projections/read-model-target.js';
 import { apiKeysProjection } from '../projections/api-keys.js';
@@ -17,7 +19,7 @@ import { localesProjection } from '../projections/locales.js';
 import { resourcesProjection } from '../projections/resources.js';
 import { revisionsProjection } from '../projections/revisions.js';
 import { rolesProjection } from '../projections/roles.js';
-import { ProjectionRunner, Projections } from '../projections/runner.js';
+import { ProjectionRunner, Projections, type ProjectionTarget } from '../projections/runner.js';
 import { schemaFieldsProjection } from '../projections/schema-fields.js';
 import { schemaVersionsProjection } from '../projections/schema-versions.js';
 import { tenancyProjection } from '../projections/tenancy.js';
@@ -62,6 +64,8 @@ export type ServiceOptions = {
    * projections, bootstrap), e.g. to let another writer win an append. `npm start` never sets it.
    */
   readonly wrapEventStore?: (store: EventStore) => EventStore;
+  /** A test seam: wraps each projection's target, e.g. to make it throw on one event. */
+  readonly wrapProjectionTarget?: (target: ProjectionTarget) => ProjectionTarget;
 };
 
 /** The composition root: stores, command bus, projections, both HTTP interfaces, first-start bootstrap. */
@@ -102,17 +106,6 @@ export async function startService(config: Config, logger: Logger = createLogger
     }
     for (const env of envs) await routing.reload(env);
   };
-  const projections = new Projections([
-    new ProjectionRunner(eventStore, readModels, { log, afterBatch: refreshRouting }),
-    new ProjectionRunner(eventStore, revisions, { log }),
-    new ProjectionRunner(eventStore, deliveryTarget(searchIndex), { log }),
-  ]);
-  await projections.start();
-  await projections.waitFor(await eventStore.headPosition(), 10 * 60_000);
-  await routing.loadAll();
-
-  const secret = jwtSecret(config.dataDir, config.jwtSecret);
-  const validator = new DataValidator();
   const resourceQuota: ResourceQuota =
     config.resourceLimit === null
       ? null
@@ -120,6 +113,25 @@ export async function startService(config: Config, logger: Logger = createLogger
           limit: config.resourceLimit,
           existing: async (env) => (await readStore.collection('resources').find({ env })).map((doc) => ({ folder: String(doc.folder), key: doc._id })),
         };
+  const target = options.wrapProjectionTarget ?? ((t: ProjectionTarget) => t);
+  const readModelRunner = new ProjectionRunner(eventStore, target(readModels), { log, afterBatch: refreshRouting });
+  // Cascades of deletes run as a reactor from their own checkpoint (docs/decisions/0083).
+  const cascades = reactorTarget('cascades', readStore, cascadeReaction({ bus, readStore, quota: resourceQuota, readModels: readModelRunner }));
+  const projections = new Projections(
+    [
+      readModelRunner,
+      new ProjectionRunner(eventStore, target(revisions), { log }),
+      new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex)), { log }),
+    ],
+    [new ProjectionRunner(eventStore, target(cascades), { log })],
+  );
+  await projections.start();
+  // Catch-up: a projection that stops on a faulty event stops this wait too (docs/decisions/0080).
+  await projections.waitFor(await eventStore.headPosition(), 10 * 60_000);
+  await routing.loadAll();
+
+  const secret = jwtSecret(config.dataDir, config.jwtSecret);
+  const validator = new DataValidator();
   const management = managementApp({
     bus,
     validator,

@@ -19,6 +19,10 @@ import { ProjectionRunner, Projections } from '../projections/runner.js';
 import { schemaFieldsProjection } from '../projections/schema-fields.js';
 import { schemaVersionsProjection } from '../projections/schema-versions.js';
 import { tenancyProjection } from '../projections/tenancy.js';
+import { usageOf, usageTarget } from '../projections/usage.js';
+import { billingGuard, environmentWriteGuard } from '../commands/write-guards.js';
+import { EnvironmentStatus } from '../read-api/environment-status.js';
+import { managementRateLimit, RequestMeter } from './http/rate-limit.js';
 import { DeliveryRouting, ROUTING_EVENTS } from '../read-api/delivery/routing.js';
 import { jwtSecret } from './auth/jwt-secret.js';
 import { ensureBootstrap, type BootstrapFile } from './bootstrap.js';
@@ -66,6 +70,10 @@ export async function startService(config: Config, logger: Logger = createLogger
   const eventStore = options.wrapEventStore ? options.wrapEventStore(stores.eventStore) : stores.eventStore;
   const bus = new CommandBus(eventStore);
   const routing = new DeliveryRouting(readStore);
+  const environmentStatus = new EnvironmentStatus(readStore);
+  const requests = new RequestMeter();
+  bus.useGuard(environmentWriteGuard(bus));
+  bus.useGuard(billingGuard(bus, (org, window) => usageOf(readStore, org, window), config.billing));
 
   const readModels = readModelTarget(readStore, [
     tenancyProjection,
@@ -92,15 +100,20 @@ export async function startService(config: Config, logger: Logger = createLogger
       envs.add(event.type === 'EnvironmentCreated' ? event.data.key : (event.data as { env: string }).env);
     }
     for (const env of envs) await routing.reload(env);
+    environmentStatus.observe(batch);
   };
+  const usage = usageTarget(readStore);
+  await usage.prepare();
   const projections = new Projections([
     new ProjectionRunner(eventStore, readModels, { log, afterBatch: refreshRouting }),
     new ProjectionRunner(eventStore, revisions, { log }),
     new ProjectionRunner(eventStore, deliveryTarget(searchIndex), { log }),
+    new ProjectionRunner(eventStore, usage, { log }),
   ]);
   await projections.start();
   await projections.waitFor(await eventStore.headPosition(), 10 * 60_000);
   await routing.loadAll();
+  await environmentStatus.loadAll();
 
   const secret = jwtSecret(config.dataDir, config.jwtSecret);
   const validator = new DataValidator();
@@ -121,8 +134,15 @@ export async function startService(config: Config, logger: Logger = createLogger
     resourceQuota,
     jwtSecret: secret,
     log,
+    tenancy: {
+      billing: config.billing,
+      requests,
+      resourceLimit: config.resourceLimit,
+      rateLimit: managementRateLimit(readStore, config.rateLimit, requests),
+      status: environmentStatus,
+    },
   });
-  const delivery = deliveryApp({ routing, searchIndex, log });
+  const delivery = deliveryApp({ routing, searchIndex, log, status: environmentStatus });
   const servers = [await listen(management as never, config.host, config.port), await listen(delivery as never, config.host, config.deliveryPort)];
   const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };
 

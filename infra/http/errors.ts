@@ -6,6 +6,8 @@ const STATUS: Readonly<Record<string, number>> = {
   authentication_failed: 401,
   authentication_required: 401,
   permission_denied: 403,
+  environment_disabled: 403,
+  environment_protected: 403,
   plan_limit_exceeded: 403,
   plan_exhausted: 402,
   spend_cap_reached: 402,
@@ -27,6 +29,8 @@ const STATUS: Readonly<Record<string, number>> = {
   revision_precondition_failed: 412,
 };
 
+const TOP_LEVEL_DETAIL = new Set(['plan_exhausted', 'spend_cap_reached']);
+
 export const statusOf = (code: string): number => STATUS[code] ?? 422;
 
 /** Failures of express's own body parser, as the specification's codes. */
@@ -43,7 +47,9 @@ export function errorMiddleware(log: (message: string, error: unknown) => void):
   return (error: unknown, _req, res, _next) => {
     const known = error instanceof DomainError ? error : parserError(error as { type?: unknown; status?: unknown });
     if (known) {
-      res.status(known.status ?? statusOf(known.code)).json({ message: known.message, error_code: known.code, detail: known.detail });
+      // 402 bodies also carry their detail fields at the top level, where client libraries read them.
+      const top = TOP_LEVEL_DETAIL.has(known.code) ? known.detail : null;
+      res.status(known.status ?? statusOf(known.code)).json({ ...top, message: known.message, error_code: known.code, detail: known.detail });
       return;
     }
     log('unhandled error', error);

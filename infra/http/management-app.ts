@@ -24,24 +24,28 @@ import { schemaWriteRouter } from '../../write-api/schema.js';
 import { environmentGuard, managementAuth } from '../auth/management-auth.js';
 import { bodyDepthGuard } from './body-depth.js';
 import { errorMiddleware, notFoundRoute } from './errors.js';
+import { tenancyRouter, type TenancyHttp } from './tenancy-routes.js';
 
 /** Request bodies up to this size are parsed; the 1 MB payload rule is the domain's. */
 export const BODY_LIMIT = '8mb';
 
 /** The management (command and query) interface under `/v1`. */
-export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; log: (m: string, e: unknown) => void }): Express {
+export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; log: (m: string, e: unknown) => void; tenancy: TenancyHttp }): Express {
   const app = express();
   app.set('etag', false);
   app.set('x-powered-by', false);
   app.use(helmet());
   // Credentials first: an unauthenticated request is 401 whatever its body holds.
   app.use(managementAuth(deps.jwtSecret, deps.readStore));
+  app.use(deps.tenancy.rateLimit);
   app.use(express.json({ limit: BODY_LIMIT, strict: false }));
   app.use(bodyDepthGuard);
 
   app.use(globalEventsReadRouter(deps));
+  app.use(tenancyRouter(deps, deps.tenancy));
   const env = express.Router({ mergeParams: true });
   env.use(environmentGuard(deps.readStore));
+  env.use(deps.tenancy.status.guard());
   for (const router of [
     auditEventsReadRouter(deps),
     collectionsReadRouter(deps),

@@ -78,11 +78,13 @@ export const organization: Decider<OrganizationState, OrganizationCommand, Organ
       }
       case 'ReserveProjectSlot': {
         const org = active(state);
-        const { project } = command.data;
-        if (org.projects.includes(project)) return [];
+        const { project, existing } = command.data;
+        const seed: OrganizationEvent[] = org.seeded ? [] : [{ type: 'ProjectSlotsSeeded', data: { organization: org.key, projects: existing ?? [] } }];
+        const taken = seed.reduce(evolve, org as OrganizationState) as ActiveOrganization;
+        if (taken.projects.includes(project)) return seed;
         const quota = PLANS[org.plan].projects;
-        if (org.projects.length >= quota) throw planLimitExceeded('projects', org.projects.length, quota, true);
-        return [{ type: 'ProjectSlotReserved', data: { organization: org.key, project } }];
+        if (taken.projects.length >= quota) throw planLimitExceeded('projects', taken.projects.length, quota, true);
+        return [...seed, { type: 'ProjectSlotReserved', data: { organization: org.key, project } }];
       }
       case 'ReleaseProjectSlot':
         if (state.status !== 'active' || !state.projects.includes(command.data.project)) return [];

@@ -72,8 +72,6 @@ export async function startService(config: Config, logger: Logger = createLogger
   const routing = new DeliveryRouting(readStore);
   const environmentStatus = new EnvironmentStatus(readStore);
   const requests = new RequestMeter();
-  bus.useGuard(environmentWriteGuard(bus));
-  bus.useGuard(billingGuard(bus, (org, window) => usageOf(readStore, org, window), config.billing));
 
   const readModels = readModelTarget(readStore, [
     tenancyProjection,
@@ -147,6 +145,9 @@ export async function startService(config: Config, logger: Logger = createLogger
   const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };
 
   const { file, created } = await ensureBootstrap(config, { bus, eventStore, projections, jwtSecret: secret, urls });
+  // After the first start's setup, which no plan refuses: every later write passes these checks.
+  bus.useGuard(environmentWriteGuard(bus));
+  bus.useGuard(billingGuard(bus, (org, window) => usageOf(readStore, org, window), config.billing));
 
   return {
     urls,

@@ -29,7 +29,7 @@ describe('billing axes over HTTP (402)', () => {
       expect(refused.status).to.equal(402);
       const detail = { axis: 'writes', window_resets_at: nextMonth(), upgrade_url: refused.body.detail.upgrade_url };
       expect(refused.body).to.deep.equal({ ...detail, message: refused.body.message, error_code: 'plan_exhausted', detail });
-      expect(detail.upgrade_url).to.be.a('string').and.not.empty;
+      expect(detail.upgrade_url).to.be.a('string').with.length.greaterThan(0);
       for (const [method, path, body] of [
         ['POST', `/v1/${s.env}/locales/`, { name: 'de', code: 'de' }],
         ['POST', `/v1/${s.env}/api/`, { name: 'A', prefix: 'a' }],

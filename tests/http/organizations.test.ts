@@ -64,7 +64,7 @@ describe('organizations, regions, projects and environments over HTTP', () => {
   it('lists regions as a bare array of {location, name, code}', async () => {
     const r = await s.api('GET', '/regions/');
     expect(r.status).to.equal(200);
-    expect(r.body).to.be.an('array').that.is.not.empty;
+    expect(r.body).to.be.an('array').with.length.greaterThan(0);
     for (const region of r.body) expect(region).to.have.all.keys('location', 'name', 'code');
   });
 

@@ -52,7 +52,7 @@ describe('plans and the projects and environments quotas over HTTP', () => {
       error_code: 'plan_limit_exceeded',
       detail: { entity: 'projects', current: 1, limit: 1, upgrade_url: r.body.detail.upgrade_url },
     });
-    expect(r.body.detail.upgrade_url).to.be.a('string').and.not.empty;
+    expect(r.body.detail.upgrade_url).to.be.a('string').with.length.greaterThan(0);
     expect(await projectCount()).to.equal(1);
   });
 

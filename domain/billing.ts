@@ -1,5 +1,5 @@
 import { DomainError } from './errors.js';
-import type { PlanCode } from './plan.js';
+import { UPGRADE_URL, type PlanCode } from './plan.js';
 
 /**
  * Billing axes on writes (specification, Billable limits on writes). The allowance window and
@@ -18,7 +18,6 @@ export type BillingSettings = {
 
 export type BillingUsage = { readonly writes: number; readonly vector_storage: number };
 
-export const UPGRADE_PLAN_URL = '/plans/';
 export const RAISE_CAP_URL = '/organizations/plan/';
 
 /** `YYYY-MM` of an ISO timestamp: the usage window (and billing cycle) it falls in. */
@@ -39,7 +38,7 @@ export function billingRefusal(plan: PlanCode, usage: BillingUsage, settings: Bi
     return new DomainError('plan_exhausted', `The free plan's ${axis} allowance is used up until ${resets}; upgrade the plan to go on.`, {
       axis,
       window_resets_at: resets,
-      upgrade_url: UPGRADE_PLAN_URL,
+      upgrade_url: UPGRADE_URL,
     });
   }
   if (settings.spendCapUsd === null) return null;

@@ -62,7 +62,7 @@ describe('write guards on the command bus', () => {
     writes = 10;
     const error = await refusal(() => createLocale(bus, ctx('apikey'), { code: 'fr', name: 'fr', is_default: false }));
     expect(error.code).to.equal('plan_exhausted');
-    expect(error.detail).to.deep.equal({ axis: 'writes', window_resets_at: '2026-02-01T00:00:00.000Z', upgrade_url: '/plans/' });
+    expect(error.detail).to.deep.equal({ axis: 'writes', window_resets_at: '2026-02-01T00:00:00.000Z', upgrade_url: '/organizations/plan/' });
     writes = 9;
     // Past the guards, the locale quota of the free plan (en and de) answers.
     expect((await refusal(() => createLocale(bus, ctx('apikey'), { code: 'fr', name: 'fr', is_default: false }))).code).to.equal('plan_limit_exceeded');

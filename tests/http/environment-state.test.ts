@@ -104,3 +104,23 @@ describe('environment toggle and protection levels over HTTP', () => {
     expect((await s.api('PUT', `${envs()}${env}/`, { name: 'Renamed' })).status).to.equal(200);
   });
 });
+
+describe('a disabled environment after a restart', () => {
+  it('stays disabled for management and delivery requests', async () => {
+    const first = await startTestService({ PLAN: 'pro' });
+    const org = (await first.api('GET', '/organizations/')).body[0].key;
+    const project = (await first.api('GET', `/organizations/${org}/projects/`)).body.results[0].key;
+    const envs = `/organizations/${org}/projects/${project}/environments/`;
+    const env = (await first.api('POST', envs, { name: 'Paused' })).body.key;
+    expect((await first.api('POST', `${envs}${env}/toggle/`, { is_enabled: false })).status).to.equal(200);
+    await first.stop();
+    const again = await startTestService({ PLAN: 'pro' }, first.dataDir);
+    try {
+      expect((await again.api('GET', `/v1/${env}/locales/`)).body.error_code).to.equal('environment_disabled');
+      expect((await again.get(`${again.service.urls.delivery}/${env}/site/x/`)).body.error_code).to.equal('environment_disabled');
+      expect((await again.api('GET', `/v1/${again.env}/locales/`)).status).to.equal(200);
+    } finally {
+      await again.stop();
+    }
+  });
+});

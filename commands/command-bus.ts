@@ -14,6 +14,9 @@ export type Handled<S, E> = {
   readonly position: Position;
 };
 
+/** A step every command passes before it is decided (commands/write-guards.ts); it refuses by throwing. */
+export type WriteGuard = (stream: string, command: Message, metadata: EventMetadata) => Promise<void>;
+
 type Cached = { readonly decider: unknown; readonly state: unknown; readonly revision: number };
 
 const NO_STREAM = -1;
@@ -27,8 +30,14 @@ const CACHE_SIZE = 10_000;
  */
 export class CommandBus {
   private readonly cache = new Map<string, Cached>();
+  private readonly guards: WriteGuard[] = [];
 
   constructor(private readonly store: EventStore) {}
+
+  /** Adds a check every later command passes, management and delivery writes alike. */
+  useGuard(guard: WriteGuard): void {
+    this.guards.push(guard);
+  }
 
   async load<S, C extends Message, E extends Message>(decider: Decider<S, C, E>, stream: string): Promise<Loaded<S>> {
     const cached = this.cache.get(stream);
@@ -60,7 +69,9 @@ export class CommandBus {
   ): Promise<Handled<S, E>> {
     for (let attempt = 0; ; attempt++) {
       const { state, revision } = await this.load(decider, stream);
-      const events = decider.decide(typeof command === 'function' ? await command(state) : command, state);
+      const decided = typeof command === 'function' ? await command(state) : command;
+      for (const guard of this.guards) await guard(stream, decided, metadata);
+      const events = decider.decide(decided, state);
       if (events.length === 0) return { events, state, revision, position: '' };
       try {
         const appended = await this.store.appendToStream(

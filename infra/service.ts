@@ -25,6 +25,10 @@ import { schemaVersionsProjection } from '../projections/schema-versions.js';
 import { tenancyProjection } from '../projections/tenancy.js';
 import { CREDENTIAL_EVENTS, DeliveryAuth } from '../read-api/delivery/auth.js';
 import { McpEndpoint } from '../read-api/delivery/mcp/endpoint.js';
+import { usageOf, usageTarget } from '../projections/usage.js';
+import { billingGuard, environmentWriteGuard } from '../commands/write-guards.js';
+import { EnvironmentStatus } from '../read-api/environment-status.js';
+import { managementRateLimit, RequestMeter } from './http/rate-limit.js';
 import { DeliveryRouting, ROUTING_EVENTS } from '../read-api/delivery/routing.js';
 import { jwtSecret } from './auth/jwt-secret.js';
 import { ensureBootstrap, type BootstrapFile } from './bootstrap.js';
@@ -77,6 +81,8 @@ export async function startService(config: Config, logger: Logger = createLogger
   const bus = new CommandBus(eventStore);
   const routing = new DeliveryRouting(readStore);
   const deliveryAuth = new DeliveryAuth(readStore);
+  const environmentStatus = new EnvironmentStatus(readStore);
+  const requests = new RequestMeter();
 
   const readModels = readModelTarget(readStore, [
     tenancyProjection,
@@ -105,6 +111,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       envs.add(event.type === 'EnvironmentCreated' ? event.data.key : (event.data as { env: string }).env);
     }
     for (const env of envs) await routing.reload(env);
+    environmentStatus.observe(batch);
   };
   const resourceQuota: ResourceQuota =
     config.resourceLimit === null
@@ -117,11 +124,14 @@ export async function startService(config: Config, logger: Logger = createLogger
   const readModelRunner = new ProjectionRunner(eventStore, target(readModels), { log, afterBatch: refreshRouting });
   // Cascades of deletes run as a reactor from their own checkpoint (docs/decisions/0083).
   const cascades = reactorTarget('cascades', readStore, cascadeReaction({ bus, readStore, quota: resourceQuota, readModels: readModelRunner }));
+  const usage = usageTarget(readStore);
+  await usage.prepare();
   const projections = new Projections(
     [
       readModelRunner,
       new ProjectionRunner(eventStore, target(revisions), { log }),
       new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex)), { log }),
+      new ProjectionRunner(eventStore, target(usage), { log }),
     ],
     [new ProjectionRunner(eventStore, target(cascades), { log })],
   );
@@ -129,6 +139,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   // Catch-up: a projection that stops on a faulty event stops this wait too (docs/decisions/0080).
   await projections.waitFor(await eventStore.headPosition(), 10 * 60_000);
   await routing.loadAll();
+  await environmentStatus.loadAll();
 
   const secret = jwtSecret(config.dataDir, config.jwtSecret);
   const validator = new DataValidator();
@@ -142,14 +153,24 @@ export async function startService(config: Config, logger: Logger = createLogger
     resourceQuota,
     jwtSecret: secret,
     log,
+    tenancy: {
+      billing: config.billing,
+      requests,
+      resourceLimit: config.resourceLimit,
+      rateLimit: managementRateLimit(readStore, config.rateLimit, requests),
+      status: environmentStatus,
+    },
   });
   const writeDeps = { bus, validator, projections, readStore, waitTimeoutMs: config.waitTimeoutMs, resourceQuota };
   const mcp = new McpEndpoint({ routing, readStore, auth: deliveryAuth });
-  const delivery = deliveryApp({ routing, searchIndex, auth: deliveryAuth, writes: writeDeps, mcp, log });
+  const delivery = deliveryApp({ routing, searchIndex, auth: deliveryAuth, writes: writeDeps, mcp, log, status: environmentStatus });
   const servers = [await listen(management as never, config.host, config.port), await listen(delivery as never, config.host, config.deliveryPort)];
   const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };
 
   const { file, created } = await ensureBootstrap(config, { bus, eventStore, projections, jwtSecret: secret, urls });
+  // After the first start's setup, which no plan refuses: every later write passes these checks.
+  bus.useGuard(environmentWriteGuard(bus));
+  bus.useGuard(billingGuard(bus, (org, window) => usageOf(readStore, org, window), config.billing));
 
   return {
     urls,

@@ -4,6 +4,7 @@ import type { SchemaVersionDeleted, SchemaVersionUpdated } from '../domain/schem
 import { envEntry, type Entry } from './audit-entry.js';
 import { apiKeyEntry, rolesEntry } from './audit-permissions.js';
 import { resourceEntry } from './audit-resources.js';
+import { tenancyEntry } from './audit-tenancy.js';
 import type { ReadModelProjection } from './read-model-target.js';
 import { put } from './read-model-target.js';
 
@@ -33,32 +34,27 @@ function versionEntry(event: SchemaVersionUpdated | SchemaVersionDeleted): Entry
   return envEntry(env, 'delete', 'version', key, { ...owner, snapshot: event.data.snapshot }, relations);
 }
 
-function entryFor(event: DomainEvent): Entry | null {
+export function entryFor(event: DomainEvent): Entry | null {
   switch (event.type) {
     case 'OrganizationCreated':
-      return { scope: 'global', env: null, event_type: 'create', entity_type: 'customer', entity_key: event.data.key, metadata: null, relations: { organization: event.data.key } };
+    case 'OrganizationUpdated':
+    case 'PlanChanged':
+    case 'ProjectSlotsSeeded':
+    case 'ProjectSlotReserved':
+    case 'ProjectSlotReleased':
+    case 'EnvironmentSlotsSeeded':
     case 'UserCreated':
-      return { scope: 'global', env: null, event_type: 'create', entity_type: 'user', entity_key: event.data.key, metadata: null, relations: { organization: event.data.organization } };
     case 'ProjectCreated':
-      return {
-        scope: 'global',
-        env: null,
-        event_type: 'create',
-        entity_type: 'project',
-        entity_key: event.data.key,
-        metadata: null,
-        relations: { project_key: event.data.key, organization: event.data.organization },
-      };
+    case 'ProjectUpdated':
+    case 'ProjectDeleted':
+    case 'EnvironmentSlotReserved':
+    case 'EnvironmentSlotReleased':
     case 'EnvironmentCreated':
-      return {
-        scope: 'global',
-        env: null,
-        event_type: 'create',
-        entity_type: 'environment',
-        entity_key: event.data.key,
-        metadata: { project_key: event.data.project },
-        relations: { project_key: event.data.project, organization: event.data.organization },
-      };
+    case 'EnvironmentUpdated':
+    case 'EnvironmentToggled':
+    case 'EnvironmentProtectionChanged':
+    case 'EnvironmentDeleted':
+      return tenancyEntry(event);
     case 'CollectionCreated':
       return envEntry(event.data.env, 'create', 'collection', event.data.key, { parent_key: event.data.parent }, { collection_key: event.data.key });
     case 'ComponentCreated':

@@ -8,13 +8,14 @@ import { bodyDepthGuard } from './body-depth.js';
 import { deliveryRouter } from '../../read-api/delivery/router.js';
 import type { McpEndpoint } from '../../read-api/delivery/mcp/endpoint.js';
 import type { DeliveryRouting } from '../../read-api/delivery/routing.js';
+import type { EnvironmentStatus } from '../../read-api/environment-status.js';
 import { errorMiddleware, notFoundRoute } from './errors.js';
 import { jsonBodiesOnly } from './json-only.js';
 import { BODY_LIMIT } from './management-app.js';
 import { deferBodyErrors, jsonBody } from './raw-body.js';
 
 /** The delivery interface: `{delivery_url}/{api_prefix}/...` where delivery_url is `{origin}/{env}`. */
-export function deliveryApp(deps: { routing: DeliveryRouting; searchIndex: SearchIndex; auth: DeliveryAuth; writes: WriteDeps; mcp?: McpEndpoint; log: (m: string, e: unknown) => void }): Express {
+export function deliveryApp(deps: { routing: DeliveryRouting; searchIndex: SearchIndex; auth: DeliveryAuth; writes: WriteDeps; mcp?: McpEndpoint; log: (m: string, e: unknown) => void; status?: EnvironmentStatus }): Express {
   const app = express();
   app.set('etag', false);
   app.set('x-powered-by', false);
@@ -23,6 +24,7 @@ export function deliveryApp(deps: { routing: DeliveryRouting; searchIndex: Searc
   // A body that does not parse is reported after authentication (read-api/delivery/auth.ts).
   app.use(deferBodyErrors(jsonBody(BODY_LIMIT)));
   app.use(bodyDepthGuard);
+  if (deps.status) app.use('/:env', deps.status.guard());
   app.use(deliveryRouter({ routing: deps.routing, index: deps.searchIndex, auth: deps.auth, writes: deliveryWrites(deps.writes, deps.auth), mcp: deps.mcp }));
   app.use(notFoundRoute('route_not_found'));
   app.use(errorMiddleware(deps.log));

@@ -8,6 +8,8 @@ const STATUS: Readonly<Record<string, number>> = {
   permission_denied: 403,
   access_denied: 403,
   collection_not_writable: 403,
+  environment_disabled: 403,
+  environment_protected: 403,
   plan_limit_exceeded: 403,
   plan_exhausted: 402,
   spend_cap_reached: 402,
@@ -30,6 +32,8 @@ const STATUS: Readonly<Record<string, number>> = {
   unsupported_media_type: 415,
 };
 
+const TOP_LEVEL_DETAIL = new Set(['plan_exhausted', 'spend_cap_reached']);
+
 export const statusOf = (code: string): number => STATUS[code] ?? 422;
 
 /** Failures of express's own body parser, as the specification's codes. */
@@ -46,7 +50,9 @@ export function errorMiddleware(log: (message: string, error: unknown) => void):
   return (error: unknown, _req, res, _next) => {
     const known = error instanceof DomainError ? error : parserError(error as { type?: unknown; status?: unknown });
     if (known) {
-      res.status(known.status ?? statusOf(known.code)).json({ message: known.message, error_code: known.code, detail: known.detail });
+      // 402 bodies also carry their detail fields at the top level, where client libraries read them.
+      const top = TOP_LEVEL_DETAIL.has(known.code) ? known.detail : null;
+      res.status(known.status ?? statusOf(known.code)).json({ ...top, message: known.message, error_code: known.code, detail: known.detail });
       return;
     }
     log('unhandled error', error);

@@ -29,12 +29,13 @@ import { bodyDepthGuard } from './body-depth.js';
 import { errorMiddleware, notFoundRoute } from './errors.js';
 import { jsonBodiesOnly } from './json-only.js';
 import { jsonBody, secureBodyFirst } from './raw-body.js';
+import { tenancyRouter, type TenancyHttp } from './tenancy-routes.js';
 
 /** Request bodies up to this size are parsed; the 1 MB payload rule is the domain's. */
 export const BODY_LIMIT = '8mb';
 
 /** The management (command and query) interface under `/v1`. */
-export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; log: (m: string, e: unknown) => void }): Express {
+export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; log: (m: string, e: unknown) => void; tenancy: TenancyHttp }): Express {
   const app = express();
   app.set('etag', false);
   app.set('x-powered-by', false);
@@ -44,13 +45,16 @@ export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; 
   const json = jsonBody(BODY_LIMIT);
   app.use(secureBodyFirst(json));
   app.use(managementAuth(deps.jwtSecret, deps.readStore));
+  app.use(deps.tenancy.rateLimit);
   app.use(jsonBodiesOnly);
   app.use(json);
   app.use(bodyDepthGuard);
 
   app.use(globalEventsReadRouter(deps));
+  app.use(tenancyRouter(deps, deps.tenancy));
   const env = express.Router({ mergeParams: true });
   env.use(environmentGuard(deps.readStore));
+  env.use(deps.tenancy.status.guard());
   env.use(managementPermissions(deps.readStore));
   for (const router of [
     auditEventsReadRouter(deps),

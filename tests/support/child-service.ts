@@ -36,7 +36,7 @@ export async function startChildService(dataDir: string, env: Record<string, str
   const [port, deliveryPort] = [await freePort(), await freePort()];
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'infra/main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), DELIVERY_PORT: String(deliveryPort), LOG_LEVEL: 'silent', ...env },
+    env: { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), DELIVERY_PORT: String(deliveryPort), LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: 'off', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

@@ -38,7 +38,7 @@ function fits(value: QueryScalar, kind: ValueKind): boolean {
   }
 }
 
-const describe = (kind: ValueKind): string => (kind === 'any' ? 'a string, number or boolean' : `a ${kind}`);
+const describe = (kind: ValueKind): string => (kind === 'any' ? 'a string, number or boolean' : kind === 'integer' ? 'an integer' : `a ${kind}`);
 
 function checkValue(op: Operator, value: unknown, kind: ValueKind, items: ValueKind | null): string | null {
   if (op === 'exists' || op === 'isnull') return typeof value === 'boolean' ? null : 'must be true or false';

@@ -86,6 +86,19 @@ describe('HTTP: delivered documents are localized, selected, truncated and popul
     expect((await f.get('keysonly/articles/_schema')).body.actions).to.deep.equal(['get_many']);
   });
 
+  it('answers _schema with 404 schema_not_found while the collection has no published version', async () => {
+    const c = await s.api('POST', v1(s, '/collections/tree/'), { name: 'Drafts', alias: 'drafts' });
+    expect(c.status).to.equal(201);
+    expect((await s.api('POST', v1(s, `/api/${f.siteApi}/collections/`), { folder: c.body.key, allowed_methods: ['get_many', 'get_one'] })).status).to.equal(201);
+    const r = await f.get('site/drafts/_schema');
+    expect(r.status).to.equal(404);
+    expect(r.body.error_code).to.equal('schema_not_found');
+    const listed = await f.get('site/drafts/');
+    expect(listed.status).to.equal(200);
+    expect(listed.body.results).to.deep.equal([]);
+    expect((await f.get('site/drafts/?where__title__eq=x')).status).to.equal(422);
+  });
+
   it('never reads a reserved _ name as a key', async () => {
     for (const path of [`site/articles/_other`, 'site/articles/_search']) {
       const r = await f.get(path);

@@ -168,6 +168,7 @@ export class SqliteSearchIndex implements SearchIndex {
       env,
       folder,
       where: query.where,
+      joins: query.joins,
       sort: effectiveSort(query),
       owners: query.owners,
       cursor: query.before ?? query.after,

@@ -18,7 +18,7 @@ const or = (...should: Q[]): Q => (should.length === 0 ? MATCH_NONE : { bool: { 
 const not = (...mustNot: Q[]): Q => ({ bool: { must_not: mustNot } });
 
 /** A condition on the one entry of `path` (in `values`) or on some element of the array at `path` (in `items`). */
-const entry = (nested: 'values' | 'items', path: string, ...filter: Q[]): Q => ({
+export const entry = (nested: 'values' | 'items', path: string, ...filter: Q[]): Q => ({
   nested: { path: nested, query: and({ term: { [`${nested}.path`]: path } }, ...filter) },
 });
 
@@ -213,4 +213,10 @@ export function keysetQuery(sort: readonly SortKey[], cursor: QueryCursor, backw
   const keys = orderings(sort, backward);
   const values = [...cursor.values, cursor.key];
   return or(...keys.map((k, i) => and(...keys.slice(0, i).map((prior, j) => sortEquals(prior.field, values[j] ?? null)), sortBeyond(k, values[i] ?? null))));
+}
+
+/** Documents whose reference (or one of whose relation values) at `path` is one of `refs` (`folder::key`). */
+export function referencesQuery(path: string, refs: readonly string[]): Q {
+  if (refs.length === 0) return MATCH_NONE;
+  return or(entry('values', path, { term: { 'values.type': 'text' } }, { terms: { 'values.s': refs } }), entry('items', path, { term: { 'items.type': 'text' } }, { terms: { 'items.s': refs } }));
 }

@@ -1,9 +1,10 @@
 import { Client, errors, type Types } from '@opensearch-project/opensearch';
 import type { Position } from '../../commands/ports.js';
-import { effectiveSort, type DeliveryQuery } from '../../projections/delivery-query.js';
+import { effectiveSort, type DeliveryQuery, type JoinFilter } from '../../projections/delivery-query.js';
+import { DomainError } from '../../domain/errors.js';
 import type { DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx } from '../../projections/ports.js';
 import { Mutex } from '../mutex.js';
-import { keysetQuery, sortClauses, whereQuery } from './delivery-query-dsl.js';
+import { keysetQuery, referencesQuery, sortClauses, whereQuery } from './delivery-query-dsl.js';
 import { CHECKPOINTS_MAPPING, DOCS_MAPPING, DOCS_SETTINGS, docId, toDoc, toSource, type Checkpoint, type Source } from './mapping.js';
 
 export type OpenSearchIndexOptions = {
@@ -12,6 +13,9 @@ export type OpenSearchIndexOptions = {
   /** How a unit of work's bulk write becomes visible to searches before its checkpoint is stored. */
   readonly refresh?: 'wait_for' | true;
 };
+
+/** Most documents of a joined collection a join may match (one more fills the default result window of 10,000). */
+const MAX_JOINED = 9_999;
 
 /** Writes of one unit of work by document id: the document to index, or null to delete it. */
 type Pending = Map<string, DeliveryDoc | null>;
@@ -135,6 +139,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
     const filter: Record<string, unknown>[] = [{ term: { env } }, { term: { folder } }, { term: { published: true } }];
     if (query.owners) filter.push({ terms: { owner: [...query.owners] } });
     if (query.where) filter.push(whereQuery(query.where));
+    for (const join of query.joins ?? []) filter.push(referencesQuery(join.field.join('.'), await this.joinedRefs(env, join)));
     if (cursor) filter.push(keysetQuery(sort, cursor, backward));
     const { body } = await this.client.search({
       index: this.docs,
@@ -143,6 +148,25 @@ export class OpenSearchSearchIndex implements SearchIndex {
     const hits = body.hits.hits;
     const items = hits.slice(0, limit).map((hit) => toDoc(hit._source as Source));
     return { items: backward ? items.reverse() : items, hasMore: hits.length > limit };
+  }
+
+  /**
+   * A join runs in two steps here (OpenSearch has no join across documents): the joined
+   * collection's matching keys, then a terms filter on the reference field. More than
+   * MAX_JOINED matching documents is refused rather than answered wrong.
+   */
+  private async joinedRefs(env: string, join: JoinFilter): Promise<string[]> {
+    const filter: Record<string, unknown>[] = [{ term: { env } }, { term: { folder: join.folder } }, { term: { published: true } }];
+    if (join.where) filter.push(whereQuery(join.where));
+    const { body } = await this.client.search({
+      index: this.docs,
+      body: { size: MAX_JOINED + 1, track_total_hits: false, _source: ['key'], query: { bool: { filter } } },
+    });
+    const hits = body.hits.hits;
+    if (hits.length > MAX_JOINED) {
+      throw new DomainError('validation_error', 'The join matches too many documents.', { join: [`${join.folder}: more than ${MAX_JOINED} documents match; narrow its where`] });
+    }
+    return hits.map((hit) => `${join.folder}::${(hit._source as { key: string }).key}`);
   }
 
   private async flush(pending: Pending): Promise<void> {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { v1 } from '../support/content.js';
+import { collectionWithSchema, v1 } from '../support/content.js';
 import { deliveryFixture, keysOf, type DeliveryFixture } from '../support/delivery-fixture.js';
 import { startTestService, type TestService } from '../support/service.js';
 
@@ -97,6 +97,27 @@ describe('HTTP: delivered documents are localized, selected, truncated and popul
     expect(listed.status).to.equal(200);
     expect(listed.body.results).to.deep.equal([]);
     expect((await f.get('site/drafts/?where__title__eq=x')).status).to.equal(422);
+  });
+
+  it('serves _schema and filtered lists under a strict-reference parent, scoped to that parent', async () => {
+    const courses = await collectionWithSchema(s, 'courses');
+    const modules = await collectionWithSchema(s, 'modules', { parent: courses, strict: true });
+    const course = await s.api('POST', v1(s, `/collections/${courses}/resources/`), { data: { title: 'C1' } });
+    const other = await s.api('POST', v1(s, `/collections/${courses}/resources/`), { data: { title: 'C2' } });
+    for (const [owner, views] of [[course.body.key, 1], [course.body.key, 5], [other.body.key, 5]] as const) {
+      const r = await s.api('POST', v1(s, `/collections/${modules}/resources/`), { data: { title: 'M', views }, resource_owner: owner });
+      expect(r.status, JSON.stringify(r.body)).to.equal(201);
+    }
+    const created = await s.api('POST', v1(s, '/api/'), { name: 'Learn', prefix: 'learn' });
+    expect((await s.api('POST', v1(s, `/api/${created.body.key}/collections/`), { folder: modules, allowed_methods: ['get_many', 'get_one'] })).status).to.equal(201);
+    const schema = await f.get(`learn/courses/${course.body.key}/modules/_schema`);
+    expect(schema.status, JSON.stringify(schema.body)).to.equal(200);
+    expect(schema.body.path).to.equal(`/learn/courses/${course.body.key}/modules`);
+    const listed = await f.get(`learn/courses/${course.body.key}/modules/?where__views__gte=2`);
+    expect(listed.status).to.equal(200);
+    expect(listed.body.results.map((r: { data: { views: number } }) => r.data.views)).to.deep.equal([5]);
+    const router = await f.get('learn/_router');
+    expect(router.body.routes.map((r: { path_template: string }) => r.path_template)).to.include('/courses/{courses_key}/modules/');
   });
 
   it('never reads a reserved _ name as a key', async () => {

@@ -15,7 +15,7 @@ export async function shapeItem(doc: DeliveryDoc, withData: boolean, collection:
   const { options } = ctx;
   let data = doc.data;
   for (const path of options.populate) data = await populatePath(ctx, data, catalog, path);
-  data = localize(data, catalog, options, ctx.model.locales);
+  if (!options.raw) data = localize(data, catalog, options, ctx.model.locales);
   if (options.fields) data = selectFields(data, options.fields);
   if (options.truncate !== null) data = truncateText(data, catalog, collection?.text_paths ?? new Set(), options.truncate);
   item.data = data;

@@ -12,6 +12,7 @@ const LOCALE_PARAMS: readonly Param[] = [
   p('fallback_locales', 'boolean', 'Fill missing translations from the fallback chain (default false: null).'),
   p('populate', 'string', 'Comma-separated reference or relation paths to replace by their documents (depth at most 3).'),
   p('fields', 'string', 'Comma-separated data fields to return.'),
+  p('raw', 'boolean', 'Localizable values as stored: every stored locale, no fallback (default false).'),
 ];
 
 const LIST_PARAMS: readonly Param[] = [

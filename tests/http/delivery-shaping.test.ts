@@ -40,6 +40,23 @@ describe('HTTP: delivered documents are localized, selected, truncated and popul
     expect(bad.body.detail).to.have.property('fallback_locales');
   });
 
+  it('serves localizable values as stored with raw=true', async () => {
+    const r = await one(a[0]!, 'raw=true');
+    expect(r.body.data.title).to.deep.equal({ en: 'Hello World', de: 'Hallo Welt' });
+    expect((await one(a[0]!, 'raw=yes')).status).to.equal(422);
+  });
+
+  it('populates every value of a relation field', async () => {
+    const r = await one(a[1]!, 'populate=coauthors');
+    expect(r.status).to.equal(200);
+    const [author, company] = r.body.data.coauthors;
+    expect(author).to.deep.include({ data: { name: 'Ann', company: `${f.companies}::${f.company}` } });
+    expect(author._sys).to.include({ key: f.author, folder: f.authors });
+    expect(company).to.deep.include({ data: { name: 'Acme' } });
+    const keysOnly = await f.get(`noco/articles/${a[1]}/?populate=coauthors`);
+    expect(keysOnly.body.data.coauthors[1]).to.equal(`${f.companies}::${f.company}`);
+  });
+
   it('selects fields, dot paths included', async () => {
     const r = await one(a[0]!, 'fields=views,meta.color');
     expect(r.body.data).to.deep.equal({ views: 10, meta: { color: 'red' } });

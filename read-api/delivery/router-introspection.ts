@@ -93,8 +93,8 @@ function routesOf(api: DeliveryApi, route: DeliveryRoute): Record<string, unknow
 }
 
 /** `GET /{prefix}/_router`: every route the API exposes; 404 when router introspection is off. */
-export function routerIntrospection(req: Request, res: Response, api: DeliveryApi): void {
+export function routerIntrospection(req: Request, res: Response, env: string, api: DeliveryApi): void {
   if (!api.router_introspection_enabled) throw notFound('route_not_found', 'Route');
   const body = { api: api.prefix, routes: api.routes.flatMap((route) => routesOf(api, route)) };
-  sendCached(req, res, body, api.routes.map((r) => r.folder));
+  sendCached(req, res, body, [env, api.key, ...api.routes.map((r) => r.folder)]);
 }

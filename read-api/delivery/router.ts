@@ -49,7 +49,7 @@ export function deliveryRouter(routing: DeliveryRouting, index: SearchIndex): Ro
     if (req.method !== 'GET' && req.method !== 'HEAD') throw notFound('route_not_found', 'Route');
     authenticate(api, res);
     const segments = ((req.params as unknown as { segments: string[] }).segments ?? []).filter(Boolean);
-    if (segments.length === 1 && segments[0] === '_router') return routerIntrospection(req, res, env, api);
+    if (segments.length === 1 && segments[0] === '_router') return routerIntrospection(req, res, api);
     const match = resolve(api, segments);
     const context: ListContext = { env, api, match, index, routing };
     const [key] = match.rest;

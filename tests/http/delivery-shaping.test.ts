@@ -133,6 +133,8 @@ describe('HTTP: delivered documents are localized, selected, truncated and popul
     const listed = await f.get(`learn/courses/${course.body.key}/modules/?where__views__gte=2`);
     expect(listed.status).to.equal(200);
     expect(listed.body.results.map((r: { data: { views: number } }) => r.data.views)).to.deep.equal([5]);
+    const reserved = await f.get('learn/courses/_schema/modules/');
+    expect(reserved.status).to.equal(404);
     const router = await f.get('learn/_router');
     expect(router.body.routes.map((r: { path_template: string }) => r.path_template)).to.include('/courses/{courses_key}/modules/');
   });

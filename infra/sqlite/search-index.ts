@@ -5,6 +5,7 @@ import type { CursorKey, DeliveryDoc, Page, PageRequest, SearchIndex, SearchInde
 import { pageSql, type SqlParam } from './delivery-query-sql.js';
 import { Mutex } from '../mutex.js';
 import { openSqlite, type SqliteDb } from './open.js';
+import type { Statement } from 'better-sqlite3';
 
 /** Embedding width of the vector table; the embedder that fills it comes with vector search. */
 export const VECTOR_DIMENSIONS = 384;
@@ -109,6 +110,8 @@ class Writer implements SearchIndexTx {
   }
 }
 
+const MAX_CACHED_STATEMENTS = 256;
+
 const LOWEST: CursorKey = { created_at: '', key: '' };
 
 /** The embedded delivery index: published documents, FTS5 for text, sqlite-vec for vectors. */
@@ -145,6 +148,19 @@ export class SqliteSearchIndex implements SearchIndex {
     return { items: rows.slice(0, limit).map(toDoc), hasMore: rows.length > limit };
   }
 
+  /** Query statements by their SQL: a page of the same shape of query reuses its statement. */
+  private readonly statements = new Map<string, Statement<SqlParam[], Row>>();
+
+  private prepared(sql: string): Statement<SqlParam[], Row> {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      if (this.statements.size >= MAX_CACHED_STATEMENTS) this.statements.delete(this.statements.keys().next().value as string);
+      statement = this.reader.prepare<SqlParam[], Row>(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   async query(env: string, folder: string, query: DeliveryQuery): Promise<Page> {
     const limit = Math.max(1, query.limit);
     const backward = query.before !== undefined;
@@ -152,13 +168,14 @@ export class SqliteSearchIndex implements SearchIndex {
       env,
       folder,
       where: query.where,
+      joins: query.joins,
       sort: effectiveSort(query),
       owners: query.owners,
       cursor: query.before ?? query.after,
       backward,
       limit,
     });
-    const rows = this.reader.prepare<SqlParam[], Row>(sql).all(...params);
+    const rows = this.prepared(sql).all(...params);
     const items = rows.slice(0, limit).map(toDoc);
     return { items: backward ? items.reverse() : items, hasMore: rows.length > limit };
   }

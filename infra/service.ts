@@ -113,6 +113,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         };
   const management = managementApp({
     bus,
+    eventStore,
     validator,
     projections,
     readStore,

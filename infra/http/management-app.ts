@@ -6,6 +6,7 @@ import { apiKeysWriteRouter } from '../../write-api/api-keys.js';
 import { auditEventsReadRouter, globalEventsReadRouter } from '../../read-api/audit-events.js';
 import type { AuditDeps } from '../../read-api/audit/deps.js';
 import { environmentReplayRouter, globalReplayRouter } from '../../read-api/audit/replay.js';
+import { timeTravelRouter } from '../../read-api/audit/time-travel.js';
 import { verifyRouter } from '../../read-api/audit/verify.js';
 import { collectionsReadRouter } from '../../read-api/collections.js';
 import { componentsReadRouter } from '../../read-api/components.js';
@@ -48,6 +49,7 @@ export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecr
   env.use(environmentGuard(deps.readStore));
   for (const router of [
     environmentReplayRouter(deps),
+    timeTravelRouter(deps),
     auditEventsReadRouter(deps),
     collectionsReadRouter(deps),
     collectionsWriteRouter(deps),

@@ -5,20 +5,9 @@ import type { EventStore, StoredEvent } from '../commands/ports.js';
 import { DataValidator } from '../commands/data-validator.js';
 import type { ResourceQuota } from '../commands/resource-quota.js';
 import { asDomainEvent, readModelTarget } from '../projections/read-model-target.js';
-import { apiKeysProjection } from '../projections/api-keys.js';
-import { auditLogProjection } from '../projections/audit-log.js';
-import { collectionCascadeProjection } from '../projections/collection-cascade.js';
-import { collectionsProjection } from '../projections/collections.js';
-import { componentsProjection } from '../projections/components.js';
-import { deliveryApisProjection } from '../projections/delivery-apis.js';
+import { READ_MODELS, REVISION_MODELS } from '../projections/catalog.js';
 import { deliveryTarget } from '../projections/delivery-index.js';
-import { localesProjection } from '../projections/locales.js';
-import { resourcesProjection } from '../projections/resources.js';
-import { revisionsProjection } from '../projections/revisions.js';
 import { ProjectionRunner, Projections } from '../projections/runner.js';
-import { schemaFieldsProjection } from '../projections/schema-fields.js';
-import { schemaVersionsProjection } from '../projections/schema-versions.js';
-import { tenancyProjection } from '../projections/tenancy.js';
 import { DeliveryRouting, ROUTING_EVENTS } from '../read-api/delivery/routing.js';
 import { jwtSecret } from './auth/jwt-secret.js';
 import { ensureBootstrap, type BootstrapFile } from './bootstrap.js';
@@ -67,22 +56,11 @@ export async function startService(config: Config, logger: Logger = createLogger
   const bus = new CommandBus(eventStore);
   const routing = new DeliveryRouting(readStore);
 
-  const readModels = readModelTarget(readStore, [
-    tenancyProjection,
-    collectionsProjection,
-    componentsProjection,
-    schemaVersionsProjection,
-    schemaFieldsProjection,
-    deliveryApisProjection,
-    resourcesProjection,
-    apiKeysProjection,
-    auditLogProjection,
-    collectionCascadeProjection,
-    localesProjection,
-  ]);
+  // The projection lists live in projections/catalog.ts: `npm run rebuild` replays the same ones.
+  const readModels = readModelTarget(readStore, READ_MODELS);
   await readModels.prepare();
   // Revision payloads are written by their own consumer: resource lists do not wait for them.
-  const revisions = readModelTarget(readStore, [revisionsProjection], 'revisions');
+  const revisions = readModelTarget(readStore, REVISION_MODELS, 'revisions');
   await revisions.prepare();
   const refreshRouting = async (batch: readonly StoredEvent[]): Promise<void> => {
     const envs = new Set<string>();

@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import { EventStoreDbEventStore } from './eventstoredb/event-store.js';
 import { MongoReadStore } from './mongodb/read-store.js';
 import { OpenSearchSearchIndex } from './opensearch/search-index.js';
+import { adoptRebuiltDelivery } from './sqlite/delivery-adopt.js';
 import { SqliteEventStore } from './sqlite/event-store.js';
 import { SqliteReadStore } from './sqlite/read-store.js';
 import { SqliteSearchIndex } from './sqlite/search-index.js';
@@ -18,7 +19,7 @@ export function openStores(config: Config): Stores {
   return {
     eventStore: config.eventStoreUrl ? new EventStoreDbEventStore(config.eventStoreUrl) : new SqliteEventStore(join(config.dataDir, 'events.db')),
     readStore: config.mongoUrl ? new MongoReadStore(config.mongoUrl) : new SqliteReadStore(join(config.dataDir, 'read-models.db')),
-    searchIndex: config.openSearchUrl ? new OpenSearchSearchIndex(config.openSearchUrl) : new SqliteSearchIndex(join(config.dataDir, 'delivery.db')),
+    searchIndex: config.openSearchUrl ? new OpenSearchSearchIndex(config.openSearchUrl) : new SqliteSearchIndex(adoptRebuiltDelivery(join(config.dataDir, 'delivery.db'))),
   };
 }
 

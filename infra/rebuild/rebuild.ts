@@ -11,6 +11,8 @@ import { REBUILT_DELIVERY } from '../sqlite/delivery-adopt.js';
 import { clearShadow, SHADOW, swapInReadModels } from '../sqlite/read-model-swap.js';
 import { SqliteReadStore } from '../sqlite/read-store.js';
 import { SqliteSearchIndex } from '../sqlite/search-index.js';
+import { BufferedReadStore } from './buffered-read-store.js';
+import { BufferedSearchIndex } from './buffered-search-index.js';
 
 export type RebuildReport = {
   readonly events: number;
@@ -46,11 +48,13 @@ export async function rebuildProjections(config: Config, progress?: ReplayProgre
   const shadow = new SqliteReadStore(readFile, SHADOW);
   const index = new SqliteSearchIndex(building);
   try {
-    const readModels = readModelTarget(shadow, READ_MODELS);
-    const revisions = readModelTarget(shadow, REVISION_MODELS, 'revisions');
+    const buffered = new BufferedReadStore(shadow);
+    const readModels = readModelTarget(buffered, READ_MODELS);
+    const revisions = readModelTarget(buffered, REVISION_MODELS, 'revisions');
     await readModels.prepare();
     await revisions.prepare();
-    const targets = [readModels, revisions, deliveryTarget(index)];
+    const delivery = new BufferedSearchIndex(index);
+    const targets = [readModels, revisions, deliveryTarget(delivery)];
 
     const head = await eventStore.headPosition();
     onStart?.(/^\d+$/.test(head) ? Number(head) : 0);
@@ -58,12 +62,14 @@ export async function rebuildProjections(config: Config, progress?: ReplayProgre
     let attempts = 0;
     for (;;) {
       attempts += 1;
+      await buffered.flush();
       if (swapInReadModels(readFile)) break;
       if (attempts >= SWAP_ATTEMPTS) throw new Error(`the running service stayed ahead of the rebuild ${SWAP_ATTEMPTS} times; nothing was swapped`);
       const more = await replayInto(eventStore, targets, position, (n, at) => progress?.(events + n, at));
       position = more.position;
       events += more.events;
     }
+    await delivery.flush();
     await index.close();
     renameSync(building, join(config.dataDir, REBUILT_DELIVERY));
     return { events, seconds: (performance.now() - started) / 1000, position, swapAttempts: attempts, deliveryFile: join(config.dataDir, REBUILT_DELIVERY) };

@@ -2,6 +2,7 @@ import type { Position } from '../../commands/ports.js';
 import type { Doc, Filter, FindOptions, ReadCollection, ReadStore, ReadStoreTx } from '../../projections/ports.js';
 import { fieldExpr, orderSql, whereSql, type SqlParam } from './filter-sql.js';
 import { openSqlite, type SqliteDb } from './open.js';
+import { prepared } from './statement-cache.js';
 import { Mutex } from '../mutex.js';
 
 const NAME = /^[a-z_][a-z0-9_]*$/;
@@ -25,7 +26,7 @@ class SqliteCollection<T extends Doc> implements ReadCollection<T> {
 
   private all(sql: string, params: SqlParam[]): { doc: string }[] {
     try {
-      return this.db.prepare<SqlParam[], { doc: string }>(sql).all(...params);
+      return prepared<SqlParam[], { doc: string }>(this.db, sql).all(...params);
     } catch (error) {
       if (missingTable(error)) return [];
       throw error;
@@ -59,11 +60,11 @@ class SqliteCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   async upsert(doc: T): Promise<void> {
-    this.db.prepare(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`).run(doc._id, JSON.stringify(doc));
+    prepared(this.db, `INSERT INTO ${this.table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`).run(doc._id, JSON.stringify(doc));
   }
 
   async delete(id: string): Promise<void> {
-    this.db.prepare(`DELETE FROM ${this.table} WHERE id = ?`).run(id);
+    prepared(this.db, `DELETE FROM ${this.table} WHERE id = ?`).run(id);
   }
 
   async deleteMany(filter: Filter): Promise<number> {

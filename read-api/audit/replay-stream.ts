@@ -31,6 +31,14 @@ export async function runReplay(store: EventStore, request: ReplayRequest, inclu
   };
 
   const head = await store.headPosition();
+  if (request.filter.stream !== undefined) {
+    // One stream: read it alone instead of scanning the log; a follow goes on from the head.
+    for (const event of await store.readStream(request.filter.stream)) {
+      if (done()) return;
+      if (event.position > request.from && event.position <= head) await offer(event);
+    }
+    if (head > last) last = head;
+  }
   history: while (!done() && last < head) {
     const page = await store.readAll(last, PAGE);
     if (page.length === 0) break;

@@ -116,6 +116,16 @@ describe('event replay for auditors (NDJSON and server-sent events)', () => {
     expect(live.id).to.equal(live.data.position);
   });
 
+  it('follows one stream: its history after from, then its new events live', async () => {
+    const history = (await ndjson(s, v1(s, `/events/stream/?stream=resource-${resource}`))).lines;
+    const path = v1(s, `/events/stream/?stream=resource-${resource}&from=${history[0]!.position}&follow=true&format=sse`);
+    const got = await sse(s, path, history.length, {}, async () => {
+      await s.api('POST', v1(s, `/collections/${articles}/resources/${resource}/revisions/`), { data: { title: 'Draft' } });
+    });
+    expect(got.events.slice(0, history.length - 1).map((e) => e.data.id)).to.deep.equal(history.slice(1).map((l) => l.id));
+    expect(got.events[history.length - 1]!.data).to.include({ type: 'RevisionCreated', stream: `resource-${resource}`, revision: history.length });
+  });
+
   it('resumes a server-sent event stream from Last-Event-ID', async () => {
     const all = (await ndjson(s, v1(s, '/events/stream/?event_type=ResourceCreated'))).lines;
     const got = await sse(s, v1(s, '/events/stream/?event_type=ResourceCreated&from=0'), all.length - 1, { 'last-event-id': all[0]!.position });

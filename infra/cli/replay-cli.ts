@@ -53,7 +53,7 @@ export async function replayCli(argv: readonly string[], env: NodeJS.ProcessEnv,
     err.write(`${error.message} ${JSON.stringify(error.detail)}\n${REPLAY_USAGE}\n`);
     return 2;
   }
-  const store = openEventStoreOf(loadConfig(args['data-dir'] === undefined ? env : { ...env, DATA_DIR: args['data-dir'] }));
+  const store = await openEventStoreOf(loadConfig(args['data-dir'] === undefined ? env : { ...env, DATA_DIR: args['data-dir'] }));
   let closed = false;
   const ended = new Promise<void>((resolve) => {
     out.once('close', () => resolve());

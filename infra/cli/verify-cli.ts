@@ -19,7 +19,7 @@ export async function verifyCli(argv: readonly string[], env: NodeJS.ProcessEnv,
     out.write(`${VERIFY_USAGE}\n`);
     return 0;
   }
-  const store = openEventStoreOf(loadConfig(args['data-dir'] === undefined ? env : { ...env, DATA_DIR: args['data-dir'] }));
+  const store = await openEventStoreOf(loadConfig(args['data-dir'] === undefined ? env : { ...env, DATA_DIR: args['data-dir'] }));
   try {
     if (!store.verifyChain) {
       err.write('this event store keeps no hash chain\n');

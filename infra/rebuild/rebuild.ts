@@ -40,7 +40,7 @@ const removeDb = (file: string): void => {
 export async function rebuildProjections(config: Config, progress?: ReplayProgress, onStart?: (total: number) => void): Promise<RebuildReport> {
   if (config.mongoUrl || config.openSearchUrl) throw new Error('npm run rebuild rebuilds the embedded read stores only (unset MONGO_URL and OPENSEARCH_URL)');
   const started = performance.now();
-  const eventStore = openEventStoreOf(config);
+  const eventStore = await openEventStoreOf(config);
   const readFile = join(config.dataDir, 'read-models.db');
   const building = join(config.dataDir, 'delivery.rebuilding.db');
   clearShadow(readFile);

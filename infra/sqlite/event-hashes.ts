@@ -38,8 +38,11 @@ export function lastEventHash(db: SqliteDb): string {
   return row?.hash ?? GENESIS;
 }
 
-/** Recomputes the whole chain in pages (a read: a running service keeps appending meanwhile). */
-export function verifyEventHashes(db: SqliteDb): ChainReport {
+/**
+ * Recomputes the whole chain in pages (a read: a running service keeps appending meanwhile),
+ * yielding to the event loop between pages so that a long log does not stall the service.
+ */
+export async function verifyEventHashes(db: SqliteDb): Promise<ChainReport> {
   const page = db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?');
   const verifier = new ChainVerifier();
   let after = 0;
@@ -48,6 +51,8 @@ export function verifyEventHashes(db: SqliteDb): ChainReport {
       if (!verifier.next(chainRow(row))) return verifier.report();
       after = row.position;
     }
+    await new Promise((resolve) => setImmediate(resolve));
+    if (!db.open) throw new Error('the event store was closed during verification');
   }
   return verifier.report();
 }

@@ -51,8 +51,7 @@ export async function rebuildProjections(config: Config, progress?: ReplayProgre
     const buffered = new BufferedReadStore(shadow);
     const readModels = readModelTarget(buffered, READ_MODELS);
     const revisions = readModelTarget(buffered, REVISION_MODELS, 'revisions');
-    await readModels.prepare();
-    await revisions.prepare();
+    // No prepare(): the rebuilt tables get their indexes when they are swapped in.
     const delivery = new BufferedSearchIndex(index);
     const targets = [readModels, revisions, deliveryTarget(delivery)];
 

@@ -41,20 +41,17 @@ export function swapInReadModels(file: string): boolean {
 
       const shadowTables = objects(db, 'table', SHADOW.prefix).filter((t) => t.name !== SHADOW.checkpoints);
       const shadowNames = new Set(shadowTables.map((t) => t.name.slice(SHADOW.prefix.length)));
-      const indexes = objects(db, 'index', `ix_${SHADOW.prefix}`).filter((i) => i.sql !== null);
-      for (const index of indexes) db.exec(`DROP INDEX ${index.name}`);
+      const replaced = (table: string): boolean => shadowNames.has(table.slice(LIVE_PREFIX.length));
+      // The rebuilt tables get the live tables' indexes, built once over the full tables.
+      const liveIndexes = objects(db, 'index', `ix_${LIVE_PREFIX}`).filter((i) => i.sql !== null && replaced(i.tbl_name));
+      for (const index of objects(db, 'index', `ix_${SHADOW.prefix}`)) db.exec(`DROP INDEX ${index.name}`);
       for (const t of objects(db, 'table', LIVE_PREFIX)) {
         // A read model the rebuild never wrote is empty now; the others are replaced.
-        if (shadowNames.has(t.name.slice(LIVE_PREFIX.length))) db.exec(`DROP TABLE ${t.name}`);
+        if (replaced(t.name)) db.exec(`DROP TABLE ${t.name}`);
         else db.exec(`DELETE FROM ${t.name}`);
       }
       for (const t of shadowTables) db.exec(`ALTER TABLE ${t.name} RENAME TO ${LIVE_PREFIX}${t.name.slice(SHADOW.prefix.length)}`);
-      for (const index of indexes) {
-        const table = `${LIVE_PREFIX}${index.tbl_name.slice(SHADOW.prefix.length)}`;
-        const name = `ix_${LIVE_PREFIX}${index.name.slice(`ix_${SHADOW.prefix}`.length)}`;
-        const sql = index.sql!.replace(index.name, name).replace(new RegExp(`\\bON ${index.tbl_name}\\b`), `ON ${table}`);
-        db.exec(sql.replace(/^CREATE INDEX /i, 'CREATE INDEX IF NOT EXISTS '));
-      }
+      for (const index of liveIndexes) db.exec(index.sql!);
       const save = db.prepare('INSERT INTO checkpoints (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position');
       for (const r of rebuilt) save.run(r.consumer, r.position);
       db.exec(`DROP TABLE ${SHADOW.checkpoints}`);

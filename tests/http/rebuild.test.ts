@@ -9,12 +9,13 @@ import { startTestService, type TestService } from '../support/service.js';
 
 type Rows = Record<string, unknown[]>;
 
-/** Every read-model table of read-models.db with its rows, and the checkpoints. */
+/** Every read-model table of read-models.db with its rows, the checkpoints, and every index. */
 function readModels(dataDir: string): Rows {
   const db = new Database(join(dataDir, 'read-models.db'), { readonly: true });
   try {
     const tables = db.prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND (name LIKE 'rm\\_%' ESCAPE '\\' OR name = 'checkpoints') ORDER BY name`).all();
-    return Object.fromEntries(tables.map(({ name }) => [name, db.prepare(`SELECT * FROM ${name} ORDER BY 1`).all()]));
+    const indexes = db.prepare(`SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name`).all();
+    return { indexes, ...Object.fromEntries(tables.map(({ name }) => [name, db.prepare(`SELECT * FROM ${name} ORDER BY 1`).all()])) };
   } finally {
     db.close();
   }
@@ -69,6 +70,7 @@ describe('npm run rebuild: every projection from zero, swapped in under a runnin
   it('rebuilds read models identical to the live ones (a damaged one restored) while the service keeps answering, and the service writes on into them', async () => {
     const live = readModels(s.dataDir);
     expect(Object.keys(live)).to.include.members(['rm_resources', 'rm_revisions', 'rm_audit_events', 'checkpoints']);
+    expect(live.indexes!.length).to.be.greaterThan(3);
     expect(live.rm_resources).to.have.length(4);
     // A damaged read model: the rebuild from the events restores it.
     const db = new Database(join(s.dataDir, 'read-models.db'));

@@ -18,6 +18,8 @@ export class BufferedReadStore implements ReadStore {
   private readonly positions = new Map<string, Position>();
   private size = 0;
   private flushed = false;
+  private readonly views = new Map<string, ReadCollection<Doc>>();
+  private readonly tx: ReadStoreTx = { collection: <T extends Doc>(name: string) => this.view(name) as unknown as ReadCollection<T> };
 
   constructor(
     private readonly inner: ReadStore,
@@ -30,7 +32,13 @@ export class BufferedReadStore implements ReadStore {
     return docs;
   }
 
-  private view<T extends Doc>(name: string): ReadCollection<T> {
+  private view(name: string): ReadCollection<Doc> {
+    let view = this.views.get(name);
+    if (!view) this.views.set(name, (view = this.makeView(name)));
+    return view;
+  }
+
+  private makeView<T extends Doc>(name: string): ReadCollection<T> {
     const docs = this.docs(name);
     const unsupported = (): never => {
       throw new Error('a rebuild buffer only gets, writes and deletes');
@@ -75,7 +83,7 @@ export class BufferedReadStore implements ReadStore {
   }
 
   async unitOfWork(consumer: string, position: Position, work: (tx: ReadStoreTx) => Promise<void>): Promise<void> {
-    await work({ collection: <T extends Doc>(name: string) => this.view<T>(name) });
+    await work(this.tx);
     this.positions.set(consumer, position);
     if (this.size >= this.flushAt) await this.flush();
   }
@@ -100,7 +108,7 @@ export class BufferedReadStore implements ReadStore {
         }
       });
     }
-    this.buffer.clear();
+    for (const docs of this.buffer.values()) docs.clear();
     this.removals = [];
     this.size = 0;
     this.flushed = true;

@@ -43,8 +43,9 @@ describe('swapping rebuilt read-model tables in (SQLite)', () => {
 
   it('swaps in one transaction: rebuilt rows and checkpoint, the live indexes, a table the rebuild never wrote emptied', async () => {
     await rebuilt('007');
+    expect(await live.collection('things').get('a')).to.include({ name: 'live' });
     expect(swapInReadModels(file)).to.equal(true);
-    // The live store's own connections see the new tables at once.
+    // The live store's own connections, with their prepared statements, see the new tables at once.
     expect(await live.collection('things').get('a')).to.include({ name: 'rebuilt' });
     expect(await live.collection('stale').count()).to.equal(0);
     expect(await live.checkpoint('read-models')).to.equal('007');

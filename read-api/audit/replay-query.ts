@@ -65,7 +65,8 @@ export function replayRequest(query: Record<string, unknown>, accept: string | u
   const formatParam = queryString(query, 'format');
   if (formatParam !== undefined && formatParam !== 'ndjson' && formatParam !== 'sse') throw invalid('format', 'must be ndjson or sse');
   const format: ReplayFormat = formatParam ?? (accept?.includes('text/event-stream') ? 'sse' : 'ndjson');
-  const from = lastEventId !== undefined ? parsePosition(lastEventId.trim(), 'Last-Event-ID') : parsePosition(queryString(query, 'from') ?? '', 'from');
+  const fromQuery = parsePosition(queryString(query, 'from') ?? '', 'from');
+  const from = lastEventId !== undefined ? parsePosition(lastEventId.trim(), 'Last-Event-ID') : fromQuery;
   const limit = queryString(query, 'limit') === undefined ? null : queryInt(query, 'limit', 0, 1);
   const stream = name(query, 'stream');
   const streamPrefix = name(query, 'stream_prefix');

@@ -8,21 +8,9 @@ import { cascadeReaction } from '../commands/reactors/cascade-reactor.js';
 import { reactorTarget } from '../commands/reactors/reactor-target.js';
 import type { ResourceQuota } from '../commands/resource-quota.js';
 import { asDomainEvent, readModelTarget } from '../projections/read-model-target.js';
-import { apiKeysProjection } from '../projections/api-keys.js';
-import { auditLogProjection } from '../projections/audit-log.js';
-import { collectionCascadeProjection } from '../projections/collection-cascade.js';
-import { collectionsProjection } from '../projections/collections.js';
-import { componentsProjection } from '../projections/components.js';
-import { deliveryApisProjection } from '../projections/delivery-apis.js';
+import { READ_MODELS, REVISION_MODELS } from '../projections/catalog.js';
 import { deliveryTarget } from '../projections/delivery-index.js';
-import { localesProjection } from '../projections/locales.js';
-import { resourcesProjection } from '../projections/resources.js';
-import { revisionsProjection } from '../projections/revisions.js';
-import { rolesProjection } from '../projections/roles.js';
 import { ProjectionRunner, Projections, type ProjectionTarget } from '../projections/runner.js';
-import { schemaFieldsProjection } from '../projections/schema-fields.js';
-import { schemaVersionsProjection } from '../projections/schema-versions.js';
-import { tenancyProjection } from '../projections/tenancy.js';
 import { CREDENTIAL_EVENTS, DeliveryAuth } from '../read-api/delivery/auth.js';
 import { McpEndpoint } from '../read-api/delivery/mcp/endpoint.js';
 import { usageOf, usageTarget } from '../projections/usage.js';
@@ -84,23 +72,11 @@ export async function startService(config: Config, logger: Logger = createLogger
   const environmentStatus = new EnvironmentStatus(readStore);
   const requests = new RequestMeter();
 
-  const readModels = readModelTarget(readStore, [
-    tenancyProjection,
-    collectionsProjection,
-    componentsProjection,
-    schemaVersionsProjection,
-    schemaFieldsProjection,
-    deliveryApisProjection,
-    resourcesProjection,
-    apiKeysProjection,
-    rolesProjection,
-    auditLogProjection,
-    collectionCascadeProjection,
-    localesProjection,
-  ]);
+  // The projection lists live in projections/catalog.ts: `npm run rebuild` replays the same ones.
+  const readModels = readModelTarget(readStore, READ_MODELS);
   await readModels.prepare();
   // Revision payloads are written by their own consumer: resource lists do not wait for them.
-  const revisions = readModelTarget(readStore, [revisionsProjection], 'revisions');
+  const revisions = readModelTarget(readStore, REVISION_MODELS, 'revisions');
   await revisions.prepare();
   const refreshRouting = async (batch: readonly StoredEvent[]): Promise<void> => {
     if (batch.some((stored) => CREDENTIAL_EVENTS.has(stored.type))) deliveryAuth.forget();
@@ -145,6 +121,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const validator = new DataValidator();
   const management = managementApp({
     bus,
+    eventStore,
     validator,
     projections,
     readStore,

@@ -9,6 +9,7 @@ import { Cleanup } from './cleanup.js';
 import { deliveryBearerToken } from './credentials.js';
 import { measure, type Measurement, type Target } from './load.js';
 import { benchOptions } from './options.js';
+import { rebuildScenario } from './rebuild.js';
 import { API_PREFIX, COLLECTION_ALIAS, sampleBodies, seedResources, setupContent, waitForDelivery } from './seed.js';
 import { startServiceChild, type ChildOutput } from './service.js';
 import { table, type Row } from './table.js';
@@ -97,9 +98,13 @@ async function main(): Promise<number> {
   const filtered: Target = { name: `list limit=${LIST_LIMIT} filtered`, origin: delivery.origin, path: () => `${collectionPath}?limit=${LIST_LIMIT}&${LIST_FILTER}` };
   rows.push({ m: await run(filtered), baseline: listBase });
 
+  phase = 'rebuild';
+  const rebuildLines = await rebuildScenario(dataDir);
+
   phase = 'reporting';
   log('');
   log(table(rows));
+  for (const line of rebuildLines) log(line);
   log('');
   log(`seed: ${seedRate.toFixed(0)} resources/s accepted, ${(o.resources / total).toFixed(0)} resources/s until all delivered`);
   log(`machine: ${cores} cores, Node ${process.version}; the service, the baseline and the load generator share them`);

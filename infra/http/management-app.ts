@@ -4,6 +4,10 @@ import type { ReadDeps } from '../../read-api/deps.js';
 import { apiKeysReadRouter } from '../../read-api/api-keys.js';
 import { apiKeysWriteRouter } from '../../write-api/api-keys.js';
 import { auditEventsReadRouter, globalEventsReadRouter } from '../../read-api/audit-events.js';
+import type { AuditDeps } from '../../read-api/audit/deps.js';
+import { environmentReplayRouter, globalReplayRouter } from '../../read-api/audit/replay.js';
+import { timeTravelRouter } from '../../read-api/audit/time-travel.js';
+import { verifyRouter } from '../../read-api/audit/verify.js';
 import { collectionsReadRouter } from '../../read-api/collections.js';
 import { componentsReadRouter } from '../../read-api/components.js';
 import { deliveryApisReadRouter } from '../../read-api/delivery-apis.js';
@@ -35,7 +39,7 @@ import { tenancyRouter, type TenancyHttp } from './tenancy-routes.js';
 export const BODY_LIMIT = '8mb';
 
 /** The management (command and query) interface under `/v1`. */
-export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; log: (m: string, e: unknown) => void; tenancy: TenancyHttp }): Express {
+export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecret: string; log: (m: string, e: unknown) => void; tenancy: TenancyHttp }): Express {
   const app = express();
   app.set('etag', false);
   app.set('x-powered-by', false);
@@ -51,12 +55,15 @@ export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; 
   app.use(bodyDepthGuard);
 
   app.use(globalEventsReadRouter(deps));
+  app.use(globalReplayRouter(deps), verifyRouter(deps));
   app.use(tenancyRouter(deps, deps.tenancy));
   const env = express.Router({ mergeParams: true });
   env.use(environmentGuard(deps.readStore));
   env.use(deps.tenancy.status.guard());
   env.use(managementPermissions(deps.readStore));
   for (const router of [
+    environmentReplayRouter(deps),
+    timeTravelRouter(deps),
     auditEventsReadRouter(deps),
     collectionsReadRouter(deps),
     collectionsWriteRouter(deps),

@@ -23,6 +23,8 @@ const route = (folder: string, allowed_methods: string[]): DeliveryRoute => ({
   steps: [{ alias: folder, folder, keyed: false }],
   chain: [],
   keep: 0,
+  name: folder,
+  mcp_truncate_text: 1000,
   allowed_methods,
   descriptions: { get_one: '', get_many: '', search: '', schema: '' },
 });

@@ -1,4 +1,4 @@
-import { closeSync, createReadStream, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 
 /**
@@ -77,9 +77,12 @@ export async function convertWordVectors(source: string, target: string): Promis
     }
     if (!done) throw new Error('the word-vector file ended inside "vectors"');
     writeSections(fd, offset, dims, entries);
-  } finally {
+  } catch (error) {
     closeSync(fd);
+    rmSync(temp, { force: true });
+    throw error;
   }
+  closeSync(fd);
   renameSync(temp, target);
 }
 

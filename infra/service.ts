@@ -23,6 +23,7 @@ import { DeliveryRouting, ROUTING_EVENTS } from '../read-api/delivery/routing.js
 import { jwtSecret } from './auth/jwt-secret.js';
 import { ensureBootstrap, type BootstrapFile } from './bootstrap.js';
 import type { Config } from './config.js';
+import { createEmbedder } from './embeddings/create.js';
 import { deliveryApp } from './http/delivery-app.js';
 import { managementApp } from './http/management-app.js';
 import { createLogger, logErrors, type Logger } from './logger.js';
@@ -66,6 +67,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const eventStore = options.wrapEventStore ? options.wrapEventStore(stores.eventStore) : stores.eventStore;
   const bus = new CommandBus(eventStore);
   const routing = new DeliveryRouting(readStore);
+  const embedder = createEmbedder(config.embeddings);
 
   const readModels = readModelTarget(readStore, [
     tenancyProjection,
@@ -96,7 +98,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const projections = new Projections([
     new ProjectionRunner(eventStore, readModels, { log, afterBatch: refreshRouting }),
     new ProjectionRunner(eventStore, revisions, { log }),
-    new ProjectionRunner(eventStore, deliveryTarget(searchIndex), { log }),
+    new ProjectionRunner(eventStore, deliveryTarget(searchIndex, embedder), { log }),
   ]);
   await projections.start();
   await projections.waitFor(await eventStore.headPosition(), 10 * 60_000);
@@ -122,7 +124,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     jwtSecret: secret,
     log,
   });
-  const delivery = deliveryApp({ routing, searchIndex, log });
+  const delivery = deliveryApp({ routing, searchIndex, embedder, log });
   const servers = [await listen(management as never, config.host, config.port), await listen(delivery as never, config.host, config.deliveryPort)];
   const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };
 

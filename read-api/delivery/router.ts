@@ -8,6 +8,7 @@ import { decodeCursor, encodeCursor } from './cursor.js';
 import { deliveryItem } from './documents.js';
 import type { DeliveryApi, DeliveryRoute, DeliveryRouting } from './routing.js';
 import { matchRoute, ownersOf, type Match } from './scope.js';
+import { searchCollection, type SearchDeps } from './search/handler.js';
 
 export const WWW_AUTHENTICATE = 'Simple realm="delivery-api", Secure realm="delivery-api"';
 const MAX_LIMIT = 100;
@@ -47,7 +48,7 @@ function pageRequest(req: Request): PageRequest {
 }
 
 /** The delivery interface of every environment: `/{env}/{api_prefix}/{collection path}/[key/]`. */
-export function deliveryRouter(routing: DeliveryRouting, index: SearchIndex): Router {
+export function deliveryRouter(routing: DeliveryRouting, index: SearchIndex, search?: SearchDeps): Router {
   const router = Router();
 
   const list = async (req: Request, res: Response, match: Match, env: string) => {
@@ -84,12 +85,14 @@ export function deliveryRouter(routing: DeliveryRouting, index: SearchIndex): Ro
     if (!api) throw notFound('api_not_found', 'API');
     res.set(corsHeaders(api, req.get('origin')));
     if (req.method === 'OPTIONS') return res.status(204).end();
-    if (req.method !== 'GET' && req.method !== 'HEAD') throw notFound('route_not_found', 'Route');
+    const searching = search !== undefined && req.method === 'POST' && /\/_search\/?$/.test(req.path);
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !searching) throw notFound('route_not_found', 'Route');
     if (api.is_auth_required) {
       res.set('WWW-Authenticate', WWW_AUTHENTICATE);
       throw new DomainError('authentication_required', 'Authentication credentials were not provided or are invalid.');
     }
     const segments = ((req.params as unknown as { segments: string[] }).segments ?? []).filter(Boolean);
+    if (searching) return searchCollection(search, req, res, resolve(api, segments.slice(0, -1)), env);
     const match = resolve(api, segments);
     const [key] = match.rest;
     if (key === undefined) return list(req, res, match, env);

@@ -1,0 +1,44 @@
+import type { Embedder } from '../../../projections/embedder.js';
+import type { SearchIndex } from '../../../projections/ports.js';
+import type { Scored } from '../../../projections/search-ports.js';
+import { boost, fuse, similarEnough } from './rank.js';
+import type { SearchRequest, TextPart, VectorPart } from './request.js';
+
+/** Most text matches a ranked search considers (the result set is cut there). */
+export const TEXT_CANDIDATES = 1000;
+
+export type Scope = { readonly index: SearchIndex; readonly embedder: Embedder; readonly env: string; readonly folder: string; readonly locale: string | null };
+
+function textHits(scope: Scope, text: TextPart, limit: number): Promise<Scored[]> {
+  const { words, phrase, fields, prefix } = text;
+  return scope.index.searchText(scope.env, scope.folder, { words, phrase, fields, prefix, locale: scope.locale, limit });
+}
+
+const isZero = (vector: Float32Array): boolean => vector.every((x) => x === 0);
+
+async function vectorHits(scope: Scope, vector: VectorPart, limit: number): Promise<Scored[]> {
+  const query = vector.kind === 'query' ? (await scope.embedder.embed([vector.query]))[0]! : Float32Array.from(vector.vector);
+  // A query of no known word has no direction: nothing is near it.
+  if (isZero(query)) return [];
+  const fields = vector.kind === 'query' ? vector.fields : [vector.field];
+  return scope.index.searchVectors(scope.env, scope.folder, { vector: query, fields, locale: scope.locale, limit });
+}
+
+/**
+ * The keys a ranked search returns, best first; null when the request ranks nothing (a text
+ * search without find_text or find_phrase lists the collection).
+ */
+export async function rankedKeys(scope: Scope, request: SearchRequest): Promise<string[] | null> {
+  const { mode, text, vector } = request;
+  if (mode === 'text') return text ? (await textHits(scope, text, TEXT_CANDIDATES)).map((hit) => hit.key) : null;
+  if (!vector) return [];
+  if (mode === 'vector') return similarEnough(await vectorHits(scope, vector, vector.topK), vector.threshold).map((hit) => hit.key);
+  if (!text) return [];
+  if (mode === 'hybrid') {
+    const [textSide, vectorSide] = await Promise.all([textHits(scope, text, TEXT_CANDIDATES), vectorHits(scope, vector, vector.topK)]);
+    const { vectorWeight, textWeight, rerank } = request.hybrid;
+    return fuse(textSide, similarEnough(vectorSide, vector.threshold), { text: textWeight, vector: vectorWeight }, rerank);
+  }
+  const [textSide, near] = await Promise.all([textHits(scope, text, TEXT_CANDIDATES), vectorHits(scope, vector, request.boost.maxResults)]);
+  return boost(textSide, similarEnough(similarEnough(near, vector.threshold), request.boost.threshold), request.boost.factor);
+}

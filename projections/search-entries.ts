@@ -6,8 +6,8 @@ const TEXT_TYPES = new Set(['string', 'text']);
 
 /** Values at a dot path; arrays on the way are walked into. */
 function valuesAt(value: unknown, segments: readonly string[]): unknown[] {
-  if (Array.isArray(value)) return value.flatMap((item) => valuesAt(item, segments));
   if (segments.length === 0) return value === undefined || value === null ? [] : [value];
+  if (Array.isArray(value)) return value.flatMap((item) => valuesAt(item, segments));
   if (!value || typeof value !== 'object') return [];
   const [head, ...rest] = segments;
   return Object.prototype.hasOwnProperty.call(value, head!) ? valuesAt((value as Record<string, unknown>)[head!], rest) : [];

@@ -51,6 +51,14 @@ export class SqliteSearchTables {
     return statement;
   }
 
+  /** Whether a table of this width exists (another connection may have created it). */
+  private hasVectors(dims: number): boolean {
+    if (this.known.has(dims)) return true;
+    if (!this.sql("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(vecTable(dims))) return false;
+    this.known.add(dims);
+    return true;
+  }
+
   private ensureVectors(dims: number): void {
     if (this.known.has(dims)) return;
     if (!DIMENSIONS.test(String(dims))) throw new Error(`vector width ${dims} is not supported`);
@@ -117,12 +125,14 @@ export class SqliteSearchTables {
 
   searchVectors(env: string, folder: string, scope: string, query: VectorQuery): Scored[] {
     const dims = query.vector.length;
-    if (!this.known.has(dims) || query.fields.length === 0) return [];
+    if (!this.hasVectors(dims) || query.fields.length === 0) return [];
     const k = Math.min(MAX_NEIGHBOURS, query.limit * query.fields.length * 2);
-    const sql = `SELECT d.key AS key, MIN(v.distance) AS score FROM (
+    // Materialized: the KNN query runs alone (vec0 refuses an outer ORDER BY pushed into it).
+    const sql = `WITH v AS MATERIALIZED (
         SELECT doc, distance FROM ${vecTable(dims)}
         WHERE embedding MATCH ? AND k = ? AND scope = ? ${query.locale === null ? '' : "AND locale IN (?, '')"} AND field IN (${placeholders(query.fields.length)})
-      ) v JOIN docs d ON d.rowid = v.doc
+      )
+      SELECT d.key AS key, MIN(v.distance) AS score FROM v JOIN docs d ON d.rowid = v.doc
       WHERE d.env = ? AND d.folder = ? AND d.data IS NOT NULL
       GROUP BY v.doc ORDER BY score, d.key LIMIT ?`;
     return this.sql(sql).all(query.vector, k, scope, ...localeArg(query.locale), ...query.fields, env, folder, query.limit) as Scored[];

@@ -83,6 +83,26 @@ describe('delivery search: POST {prefix}/{collection}/_search', function () {
       expect(r.body.results[0].data).to.deep.equal({ title: 'Baking sourdough bread', summary: { de: 'Brot backen zu Hause' } });
     });
 
+    it('filters with the where tree and orders with sort, ranked or not', async () => {
+      const where = { $: { all_of: [{ title__startswith: 'Grow' }] } };
+      expect(keysOf((await search(s, 'site/articles', { find_text: { query: 'water' }, where })).body)).to.deep.equal([keys.garden]);
+      expect(keysOf((await search(s, 'site/articles', { find_text: { query: 'water' }, sort: ['-title'] })).body)).to.deep.equal([keys.garden, keys.bread]);
+      expect(keysOf((await search(s, 'site/articles', { find_text: { query: 'water' }, sort: ['title'] })).body)).to.deep.equal([keys.bread, keys.garden]);
+      const listed = await search(s, 'site/articles', { where: { $: { none_of: [{ title__icontains: 'TOMATOES' }] } }, sort: ['-_sys.created_at'] });
+      expect(keysOf(listed.body)).to.deep.equal([keys.bike, keys.bread]);
+      const near = await search(s, 'site/articles', { search_mode: 'vector', vector_search: { query: 'fixing a punctured bike wheel' }, where: { $: { all_of: [{ title__ne: 'Repairing a flat bicycle tyre' }] } } });
+      expect(keysOf(near.body)).to.not.include(keys.bike);
+    });
+
+    it('pages a plain listing with keyset cursors', async () => {
+      const first = await search(s, 'site/articles', { limit: 2, sort: ['title'] });
+      expect(keysOf(first.body)).to.deep.equal([keys.bread, keys.garden]);
+      const second = await follow(first.body.next, { limit: 2, sort: ['title'] });
+      expect(keysOf(second.body)).to.deep.equal([keys.bike]);
+      expect(second.body.next).to.equal(null);
+      expect(keysOf((await follow(second.body.previous, { limit: 2, sort: ['title'] })).body)).to.deep.equal([keys.bread, keys.garden]);
+    });
+
     it('pages with limit and next / previous cursors', async () => {
       const body = { find_text: { query: 'water patch bread' }, limit: 1 };
       const first = await search(s, 'site/articles', body);
@@ -155,6 +175,10 @@ describe('delivery search: POST {prefix}/{collection}/_search', function () {
       await refused({ limit: 0 }, 'limit');
       await refused('[1]', 'body');
       await refused({ join: { as: {} } }, 'join');
+      await refused({ where: { $: { all_of: [{ title__near: 'x' }] } } }, 'where');
+      await refused({ where: { $: { all_of: [{ nope__eq: 'x' }] } } }, 'where');
+      await refused({ sort: ['nope'] }, 'sort');
+      await refused({ sort: 'title' }, 'sort');
     });
 
     it('find_text and find_phrase together; vector_search and vector_field_search together', async () => {

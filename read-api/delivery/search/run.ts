@@ -2,6 +2,7 @@ import type { Embedder } from '../../../projections/embedder.js';
 import type { SearchIndex } from '../../../projections/ports.js';
 import type { Scored } from '../../../projections/search-ports.js';
 import { boost, fuse, similarEnough } from './rank.js';
+import { meaningfulWords } from './stopwords.js';
 import type { SearchRequest, TextPart, VectorPart } from './request.js';
 
 /** Most text matches a ranked search considers (the result set is cut there). */
@@ -10,7 +11,8 @@ export const TEXT_CANDIDATES = 1000;
 export type Scope = { readonly index: SearchIndex; readonly embedder: Embedder; readonly env: string; readonly folder: string; readonly locale: string | null };
 
 function textHits(scope: Scope, text: TextPart, limit: number): Promise<Scored[]> {
-  const { words, phrase, fields, prefix } = text;
+  const { phrase, fields, prefix } = text;
+  const words = text.words ? meaningfulWords(text.words, scope.locale) : undefined;
   return scope.index.searchText(scope.env, scope.folder, { words, phrase, fields, prefix, locale: scope.locale, limit });
 }
 

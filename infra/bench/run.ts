@@ -9,6 +9,7 @@ import { Cleanup } from './cleanup.js';
 import { measure, type Measurement, type Target } from './load.js';
 import { benchOptions } from './options.js';
 import { API_PREFIX, COLLECTION_ALIAS, sampleBodies, seedResources, setupContent, waitForDelivery } from './seed.js';
+import { searchBenchOptions, searchScenario } from './search.js';
 import { startServiceChild, type ChildOutput } from './service.js';
 import { table, type Row } from './table.js';
 
@@ -89,6 +90,12 @@ async function main(): Promise<number> {
   rows.push({ m: await run(getOne('get-one', delivery.origin)), baseline: oneBase }, { m: oneBase });
   const listBase = await run(list(`list limit=${LIST_LIMIT} (bare http)`, baseline));
   rows.push({ m: await run(list(`list limit=${LIST_LIMIT}`, delivery.origin)), baseline: listBase }, { m: listBase });
+
+  const search = searchBenchOptions();
+  if (search) {
+    phase = 'search scenario';
+    await searchScenario(cleanup, ROOT, baseline, search, log);
+  }
 
   phase = 'reporting';
   log('');

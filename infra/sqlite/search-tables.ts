@@ -68,9 +68,18 @@ export class SqliteSearchTables {
     this.known.add(dims);
   }
 
+  /** Parsed values by id with the text they were parsed from: an unchanged value is not parsed again (and stays the same object). */
+  private readonly parsed = new Map<string, { text: string; value: unknown }>();
+
   meta(id: string): unknown {
-    const row = (this.sql('SELECT value FROM search_meta WHERE id = ?').get(id) as { value: string } | undefined);
-    return row ? JSON.parse(row.value) : null;
+    const row = this.sql('SELECT value FROM search_meta WHERE id = ?').get(id) as { value: string } | undefined;
+    if (!row) return null;
+    const known = this.parsed.get(id);
+    if (known?.text === row.value) return known.value;
+    const value: unknown = JSON.parse(row.value);
+    if (this.parsed.size > 10_000) this.parsed.clear();
+    this.parsed.set(id, { text: row.value, value });
+    return value;
   }
 
   setMeta(id: string, value: unknown): void {

@@ -9,9 +9,9 @@ import { catalogOf } from '../query/catalog.js';
 import { parseSort } from '../query/sort.js';
 import { parseWhereTree } from '../query/where.js';
 import { invalid } from './body-schema.js';
-import { listPage, rankedPage, type PageAsk } from './pages.js';
+import { listPage, rankedPage, rankedStart, unfiltered, type PageAsk } from './pages.js';
 import { parseSearchRequest, type SearchRequest } from './request.js';
-import { rankedKeys } from './run.js';
+import { rankedKeys, TEXT_CANDIDATES } from './run.js';
 import { shapeData } from './shape.js';
 
 const MAX_LIMIT = 100;
@@ -26,6 +26,18 @@ function paging(req: Request, request: SearchRequest): PageAsk {
   const previous = queryString(req.query, 'previous');
   if (next !== undefined && previous !== undefined) throw invalid({ next: ['cannot be combined with previous'] });
   return { limit, ...(next !== undefined ? { next } : {}), ...(previous !== undefined ? { previous } : {}) };
+}
+
+/** Catalogs by schema object: the index answers the same object while the published version stays. */
+const catalogs = new WeakMap<object, ReturnType<typeof catalogOf>>();
+function catalogFor(schema: unknown): ReturnType<typeof catalogOf> {
+  if (!schema || typeof schema !== 'object') return catalogOf({});
+  let catalog = catalogs.get(schema);
+  if (!catalog) {
+    catalog = catalogOf(schema);
+    catalogs.set(schema, catalog);
+  }
+  return catalog;
 }
 
 function locales(req: Request, name: string): string[] | null {
@@ -55,13 +67,14 @@ export async function searchCollection(deps: SearchDeps, req: Request, res: Resp
   const searchLocale = locales(req, 'search_locale');
   if (searchLocale && searchLocale.length > 1) throw invalid({ search_locale: ['must be one locale code'] });
   const returnLocales = locales(req, 'return_locales');
-  const context = { catalog: catalogOf(schema ?? {}), locale: searchLocale?.[0] ?? DEFAULT_LOCALE };
+  const context = { catalog: catalogFor(schema), locale: searchLocale?.[0] ?? DEFAULT_LOCALE };
   const where = parseWhereTree(request.where, context);
   const sort = parseSort(request.sort ?? undefined, context);
   const owners = await ownersOf(index, env, match);
   const filter = { ...(where ? { where } : {}), sort, owners };
 
-  const ranked = await rankedKeys({ index, embedder, env, folder, locale: searchLocale?.[0] ?? null }, request);
+  const depth = unfiltered(filter) && request.mode !== 'vector_boosted' ? rankedStart(ask) + ask.limit + 1 : TEXT_CANDIDATES;
+  const ranked = await rankedKeys({ index, embedder, env, folder, locale: searchLocale?.[0] ?? null }, request, depth);
   const page = ranked === null ? await listPage(index, env, folder, filter, ask) : await rankedPage(index, env, folder, ranked, filter, ask);
   const withData = match.route.allowed_methods.includes('get_one');
   const cursor = (name: 'next' | 'previous', value: string | null) => (value === null ? null : urlWith(req, { next: null, previous: null, [name]: value }));

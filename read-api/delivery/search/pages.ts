@@ -55,10 +55,17 @@ function decodeOffset(value: string, name: string): number {
  * with `sort`, in sort order, paged by offset. Without filter or sort only the page's documents
  * are loaded.
  */
+/** Where a ranked page starts in the result list. */
+export const rankedStart = (ask: PageAsk): number =>
+  ask.next !== undefined ? decodeOffset(ask.next, 'next') : ask.previous !== undefined ? Math.max(0, decodeOffset(ask.previous, 'previous') - ask.limit) : 0;
+
+/** Whether a ranked page needs only the ranked keys down to its end (nothing filters or reorders them). */
+export const unfiltered = (filter: Filter): boolean => !filter.where && filter.sort.length === 0 && !filter.owners;
+
 export async function rankedPage(index: SearchIndex, env: string, folder: string, ranked: readonly string[], filter: Filter, ask: PageAsk): Promise<ResultPage> {
-  const start = ask.next !== undefined ? decodeOffset(ask.next, 'next') : ask.previous !== undefined ? Math.max(0, decodeOffset(ask.previous, 'previous') - ask.limit) : 0;
+  const start = rankedStart(ask);
   let window: DeliveryDoc[];
-  if (!filter.where && filter.sort.length === 0 && !filter.owners) {
+  if (unfiltered(filter)) {
     const wanted = ranked.slice(start, start + ask.limit + 1);
     const byKey = new Map((await index.docsByKeys(env, folder, wanted)).map((doc) => [doc.key, doc]));
     window = wanted.map((key) => byKey.get(key)).filter((doc): doc is DeliveryDoc => doc !== undefined);

@@ -28,16 +28,18 @@ async function vectorHits(scope: Scope, vector: VectorPart, limit: number): Prom
 
 /**
  * The keys a ranked search returns, best first; null when the request ranks nothing (a text
- * search without find_text or find_phrase lists the collection).
+ * search without find_text or find_phrase lists the collection). `depth`: how many results the
+ * caller needs at most (the whole candidate set when it filters or sorts them).
  */
-export async function rankedKeys(scope: Scope, request: SearchRequest): Promise<string[] | null> {
+export async function rankedKeys(scope: Scope, request: SearchRequest, depth = TEXT_CANDIDATES): Promise<string[] | null> {
   const { mode, text, vector } = request;
-  if (mode === 'text') return text ? (await textHits(scope, text, TEXT_CANDIDATES)).map((hit) => hit.key) : null;
+  const textDepth = Math.min(TEXT_CANDIDATES, Math.max(depth, mode === 'hybrid' && vector ? vector.topK : 0));
+  if (mode === 'text') return text ? (await textHits(scope, text, textDepth)).map((hit) => hit.key) : null;
   if (!vector) return [];
   if (mode === 'vector') return similarEnough(await vectorHits(scope, vector, vector.topK), vector.threshold).map((hit) => hit.key);
   if (!text) return [];
   if (mode === 'hybrid') {
-    const [textSide, vectorSide] = await Promise.all([textHits(scope, text, TEXT_CANDIDATES), vectorHits(scope, vector, vector.topK)]);
+    const [textSide, vectorSide] = await Promise.all([textHits(scope, text, textDepth), vectorHits(scope, vector, vector.topK)]);
     const { vectorWeight, textWeight, rerank } = request.hybrid;
     return fuse(textSide, similarEnough(vectorSide, vector.threshold), { text: textWeight, vector: vectorWeight }, rerank);
   }

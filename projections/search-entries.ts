@@ -61,10 +61,34 @@ export function customVectors(fields: readonly SearchField[], data: Record<strin
   return out;
 }
 
-/** Everything search keeps of a published payload: texts, embeddings of the vectorizable ones, custom vectors. */
+/** The field name of a document's combined embedding: what `vector_search` without `fields` compares with. */
+export const ALL_FIELDS = '*';
+
+/**
+ * One embedding per locale for the whole document: the normalised mean of its vectorizable
+ * fields' embeddings in that locale and of its non-localizable ones (locale '' alone when it has
+ * no localized text). Searching every field then scans one vector per document.
+ */
+export function combinedVectors(vectors: readonly SearchVector[]): SearchVector[] {
+  if (vectors.length === 0) return [];
+  const locales = new Set(vectors.map((v) => v.locale).filter((l) => l !== ''));
+  const groups = locales.size === 0 ? [''] : [...locales];
+  const out: SearchVector[] = [];
+  for (const locale of groups) {
+    const members = vectors.filter((v) => v.locale === locale || v.locale === '');
+    const sum = new Float32Array(members[0]!.vector.length);
+    for (const member of members) member.vector.forEach((x, i) => (sum[i]! += x));
+    const norm = Math.hypot(...sum);
+    if (norm === 0) continue;
+    out.push({ field: ALL_FIELDS, locale, vector: sum.map((x) => x / norm) });
+  }
+  return out;
+}
+
+/** Everything search keeps of a published payload: texts, embeddings of the vectorizable ones (and their combination), custom vectors. */
 export async function searchEntries(fields: readonly SearchField[], data: Record<string, unknown>, embedder: Embedder): Promise<SearchEntries> {
   const { texts, toEmbed } = searchTexts(fields, data);
   const embedded = toEmbed.length === 0 ? [] : await embedder.embed(toEmbed.map((t) => t.text));
   const vectors = toEmbed.map((t, i) => ({ field: t.field, locale: t.locale, vector: embedded[i]! }));
-  return { texts, vectors: [...vectors, ...customVectors(fields, data)] };
+  return { texts, vectors: [...vectors, ...combinedVectors(vectors), ...customVectors(fields, data)] };
 }

@@ -1,11 +1,12 @@
+import { ALL_FIELDS } from '../../projections/search-entries.js';
 import type { Scored, SearchEntries, TextQuery, VectorQuery } from '../../projections/search-ports.js';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDb } from './open.js';
 
 /**
  * Search beside the delivery documents (docs/decisions/0051): FTS5 rows per document, searchable
- * field and locale; sqlite-vec tables per vector width, partitioned by collection, with the
- * field and locale as metadata; `doc_vectors` ties vector rows to their document.
+ * field and locale; sqlite-vec tables per vector width, partitioned by collection and field, with
+ * the locale as metadata; `doc_vectors` ties vector rows to their document.
  */
 export const SEARCH_SCHEMA = `
 CREATE TABLE IF NOT EXISTS search_meta (id TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -17,6 +18,8 @@ CREATE INDEX IF NOT EXISTS doc_vectors_by_doc ON doc_vectors (doc);
 `;
 
 const vecTable = (dims: number): string => `vec_${dims}`;
+/** Vectors are partitioned by collection and field: a query scans only the fields it names. */
+const partition = (scope: string, field: string): string => `${scope}#${field}`;
 const DIMENSIONS = /^[1-9]\d{0,4}$/;
 /** sqlite-vec answers at most this many neighbours per query. */
 export const MAX_NEIGHBOURS = 4096;
@@ -63,7 +66,7 @@ export class SqliteSearchTables {
     if (this.known.has(dims)) return;
     if (!DIMENSIONS.test(String(dims))) throw new Error(`vector width ${dims} is not supported`);
     this.db.exec(
-      `CREATE VIRTUAL TABLE IF NOT EXISTS ${vecTable(dims)} USING vec0(scope TEXT PARTITION KEY, field TEXT, locale TEXT, embedding float[${dims}] distance_metric=cosine, +doc INTEGER)`,
+      `CREATE VIRTUAL TABLE IF NOT EXISTS ${vecTable(dims)} USING vec0(scope TEXT PARTITION KEY, locale TEXT, embedding float[${dims}] distance_metric=cosine, +field TEXT, +doc INTEGER)`,
     );
     this.known.add(dims);
   }
@@ -108,10 +111,12 @@ export class SqliteSearchTables {
     for (const vector of entries.vectors) {
       const dims = vector.vector.length;
       this.ensureVectors(dims);
-      const { lastInsertRowid } = this.sql('INSERT INTO doc_vectors (doc, dims, bytes) VALUES (?, ?, ?)').run(doc, dims, vector.vector.byteLength);
+      // The combined embedding is a derived copy: it is not counted in vectors_size.
+      const bytes = vector.field === ALL_FIELDS ? 0 : vector.vector.byteLength;
+      const { lastInsertRowid } = this.sql('INSERT INTO doc_vectors (doc, dims, bytes) VALUES (?, ?, ?)').run(doc, dims, bytes);
       this
-        .sql(`INSERT INTO ${vecTable(dims)} (rowid, scope, field, locale, embedding, doc) VALUES (?, ?, ?, ?, ?, ?)`)
-        .run(BigInt(lastInsertRowid), scope, vector.field, vector.locale, vector.vector, BigInt(doc));
+        .sql(`INSERT INTO ${vecTable(dims)} (rowid, scope, locale, embedding, field, doc) VALUES (?, ?, ?, ?, ?, ?)`)
+        .run(BigInt(lastInsertRowid), partition(scope, vector.field), vector.locale, vector.vector, vector.field, BigInt(doc));
     }
   }
 
@@ -132,18 +137,26 @@ export class SqliteSearchTables {
     return this.sql(sql).all(match, ...localeArg(query.locale), ...query.fields, query.limit * query.fields.length * 4, env, folder, query.limit) as Scored[];
   }
 
+  /** Nearest documents: one KNN query per field partition, each document at its nearest distance. */
   searchVectors(env: string, folder: string, scope: string, query: VectorQuery): Scored[] {
     const dims = query.vector.length;
     if (!this.hasVectors(dims) || query.fields.length === 0) return [];
-    const k = Math.min(MAX_NEIGHBOURS, query.limit * query.fields.length * 2);
+    const k = Math.min(MAX_NEIGHBOURS, query.limit * 2);
     // Materialized: the KNN query runs alone (vec0 refuses an outer ORDER BY pushed into it).
     const sql = `WITH v AS MATERIALIZED (
         SELECT doc, distance FROM ${vecTable(dims)}
-        WHERE embedding MATCH ? AND k = ? AND scope = ? ${query.locale === null ? '' : "AND locale IN (?, '')"} AND field IN (${placeholders(query.fields.length)})
+        WHERE embedding MATCH ? AND k = ? AND scope = ? ${query.locale === null ? '' : "AND locale IN (?, '')"}
       )
       SELECT d.key AS key, MIN(v.distance) AS score FROM v JOIN docs d ON d.rowid = v.doc
       WHERE d.env = ? AND d.folder = ? AND d.data IS NOT NULL
-      GROUP BY v.doc ORDER BY score, d.key LIMIT ?`;
-    return this.sql(sql).all(query.vector, k, scope, ...localeArg(query.locale), ...query.fields, env, folder, query.limit) as Scored[];
+      GROUP BY v.doc`;
+    const best = new Map<string, number>();
+    for (const field of query.fields) {
+      for (const hit of this.sql(sql).all(query.vector, k, partition(scope, field), ...localeArg(query.locale), env, folder) as Scored[]) {
+        best.set(hit.key, Math.min(hit.score, best.get(hit.key) ?? Infinity));
+      }
+    }
+    return [...best].map(([key, score]) => ({ key, score })).sort((a, b) => a.score - b.score || (a.key < b.key ? -1 : 1)).slice(0, query.limit);
   }
+
 }

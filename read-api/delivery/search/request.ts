@@ -1,4 +1,5 @@
 import type { SearchField } from '../../../projections/search-fields.js';
+import { ALL_FIELDS } from '../../../projections/search-entries.js';
 import { checkBodyShape, invalid } from './body-schema.js';
 
 export type SearchMode = 'text' | 'vector' | 'vector_boosted' | 'hybrid';
@@ -112,7 +113,7 @@ function vectorPart(body: Body, fields: readonly SearchField[], no: Refusals): V
   if (body.vector_search) {
     const query = body.vector_search.query.trim().slice(0, MAX_QUERY_CHARS);
     if (query.length < 3) no.add('vector_search.query', 'must have at least 3 characters');
-    const names = checkFields(body.vector_search.fields, 'vector_search.fields', fields, (f) => f.vectorizable, 'a vectorizable field', no);
+    const names = body.vector_search.fields ? checkFields(body.vector_search.fields, 'vector_search.fields', fields, (f) => f.vectorizable, 'a vectorizable field', no) : [ALL_FIELDS];
     const { top_k: topK = DEFAULT_TOP_K, similarity_threshold: threshold = null } = body.vector_search;
     return { kind: 'query', query, fields: names, topK, threshold };
   }

@@ -86,7 +86,9 @@ export function searchQueriesContract(open: () => Promise<SearchIndex>): void {
       expect(await tx.meta('x')).to.deep.equal({ a: [1] });
       await tx.setMeta('x', null);
     });
-    await index.unitOfWork('t', '00000000000000000003', async (tx) => expect(await tx.meta('x')).to.equal(null));
+    await index.unitOfWork('t', '00000000000000000003', async (tx) => {
+      expect(await tx.meta('x')).to.equal(null);
+    });
     expect((await index.docsByKeys(env, 'f', ['a', 'nope'])).map((d) => d.key)).to.deep.equal(['a']);
   });
 }

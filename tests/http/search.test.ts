@@ -275,7 +275,11 @@ describe('delivery search: POST {prefix}/{collection}/_search', function () {
 
   describe('the index follows the resources', () => {
     it('counts stored vector bytes in vectors_size, and forgets a deleted or unpublished resource', async () => {
-      const key = await publish(s, collection, { title: 'Kayaking on the river', body: 'Paddles and a spray deck.', summary: { en: 'water sport', de: 'Wassersport' }, embedding: unitVector(256, 2) });
+      const created = await s.api('POST', v1(s, `/collections/${collection}/resources/`), {
+        data: { title: 'Kayaking on the river', body: 'Paddles and a spray deck.', summary: { en: 'water sport', de: 'Wassersport' }, embedding: unitVector(256, 2) },
+      });
+      const key = created.body.key as string;
+      expect(created.body.vectors_size).to.equal(4 * 100 * 4 + 256 * 4);
       // title, body, summary en + de: four 100-dimension float32 embeddings; the custom vector: 256 float32
       const resource = await s.api('GET', v1(s, `/collections/${collection}/resources/${key}/`));
       expect(resource.body.vectors_size).to.equal(4 * 100 * 4 + 256 * 4);

@@ -15,6 +15,8 @@ import { table, type Row } from './table.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LIST_LIMIT = 20;
+/** The filtered-list scenario's filter: about half of the documents match (resourceData in seed.ts). */
+const LIST_FILTER = 'where__published__eq=true&where__views__gte=1000';
 
 const cleanup = new Cleanup(ROOT);
 let finishing = false;
@@ -90,6 +92,8 @@ async function main(): Promise<number> {
   rows.push({ m: await run(getOne('get-one', delivery.origin)), baseline: oneBase }, { m: oneBase });
   const listBase = await run(list(`list limit=${LIST_LIMIT} (bare http)`, baseline));
   rows.push({ m: await run(list(`list limit=${LIST_LIMIT}`, delivery.origin)), baseline: listBase }, { m: listBase });
+  const filtered: Target = { name: `list limit=${LIST_LIMIT} filtered`, origin: delivery.origin, path: () => `${collectionPath}?limit=${LIST_LIMIT}&${LIST_FILTER}` };
+  rows.push({ m: await run(filtered), baseline: listBase });
 
   const search = searchBenchOptions();
   if (search) {

@@ -1,12 +1,13 @@
 import { Client, errors, type Types } from '@opensearch-project/opensearch';
 import type { Position } from '../../commands/ports.js';
-import type { DeliveryQuery } from '../../projections/delivery-query.js';
+import { effectiveSort, type DeliveryQuery, type JoinFilter } from '../../projections/delivery-query.js';
+import { DomainError } from '../../domain/errors.js';
 import type { DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx } from '../../projections/ports.js';
 import { Mutex } from '../mutex.js';
-import { DomainError } from '../../domain/errors.js';
 import { activeFields, activeSchema, type SearchField } from '../../projections/search-fields.js';
 import type { Scored } from '../../projections/search-ports.js';
-import { CHECKPOINTS_MAPPING, DOCS_MAPPING, SEARCH_META_MAPPING, docId, toDoc, toSource, type Checkpoint, type Source } from './mapping.js';
+import { keysetQuery, referencesQuery, sortClauses, whereQuery } from './delivery-query-dsl.js';
+import { CHECKPOINTS_MAPPING, DOCS_MAPPING, DOCS_SETTINGS, SEARCH_META_MAPPING, docId, toDoc, toSource, type Checkpoint, type Source } from './mapping.js';
 
 export type OpenSearchIndexOptions = {
   /** Name of the documents index; checkpoints go to `<prefix>-checkpoints`. */
@@ -14,6 +15,9 @@ export type OpenSearchIndexOptions = {
   /** How a unit of work's bulk write becomes visible to searches before its checkpoint is stored. */
   readonly refresh?: 'wait_for' | true;
 };
+
+/** Most documents of a joined collection a join may match (one more fills the default result window of 10,000). */
+const MAX_JOINED = 9_999;
 
 /** Writes of one unit of work by document id: the document to index, or null to delete it. */
 type Pending = Map<string, DeliveryDoc | null>;
@@ -85,21 +89,26 @@ export class OpenSearchSearchIndex implements SearchIndex {
 
   constructor(url: string, options: OpenSearchIndexOptions = {}) {
     this.client = new Client({ node: url });
-    this.docs = options.prefix ?? 'cms-delivery';
+    // v2: documents carry their flattened payload for queries; a new name rebuilds the index from the events.
+    this.docs = options.prefix ?? 'cms-delivery-v2';
     this.checkpoints = `${this.docs}-checkpoints`;
     this.searchMeta = `${this.docs}-search-meta`;
     this.refresh = options.refresh ?? 'wait_for';
   }
 
-  private async create(index: string, mappings: Types.Common_Mapping.TypeMapping): Promise<void> {
+  private async create(index: string, mappings: Types.Common_Mapping.TypeMapping, settings: Record<string, unknown> = {}): Promise<void> {
     if ((await this.client.indices.exists({ index })).body) return;
-    await this.client.indices.create({ index, body: { mappings } }).catch((error: unknown) => {
+    await this.client.indices.create({ index, body: { mappings, settings } }).catch((error: unknown) => {
       if (!alreadyExists(error)) throw error;
     });
   }
 
   private ensure(): Promise<void> {
-    this.ready ??= Promise.all([this.create(this.docs, DOCS_MAPPING), this.create(this.checkpoints, CHECKPOINTS_MAPPING), this.create(this.searchMeta, SEARCH_META_MAPPING)]).then(
+    this.ready ??= Promise.all([
+      this.create(this.docs, DOCS_MAPPING, DOCS_SETTINGS),
+      this.create(this.checkpoints, CHECKPOINTS_MAPPING),
+      this.create(this.searchMeta, SEARCH_META_MAPPING),
+    ]).then(
       () => undefined,
       (error: unknown) => {
         this.ready = undefined;
@@ -179,9 +188,43 @@ export class OpenSearchSearchIndex implements SearchIndex {
     return { items: page.before ? items.reverse() : items, hasMore: hits.length > limit };
   }
 
-  async query(_env: string, _folder: string, _query: DeliveryQuery): Promise<Page> {
-    // The translation of the query AST to the OpenSearch DSL follows in the next commit.
-    throw new Error('OpenSearch delivery queries are not translated yet');
+  async query(env: string, folder: string, query: DeliveryQuery): Promise<Page> {
+    await this.ensure();
+    const limit = Math.max(1, query.limit);
+    const backward = query.before !== undefined;
+    const cursor = query.before ?? query.after;
+    const sort = effectiveSort(query);
+    const filter: Record<string, unknown>[] = [{ term: { env } }, { term: { folder } }, { term: { published: true } }];
+    if (query.owners) filter.push({ terms: { owner: [...query.owners] } });
+    if (query.where) filter.push(whereQuery(query.where));
+    for (const join of query.joins ?? []) filter.push(referencesQuery(join.field.join('.'), await this.joinedRefs(env, join)));
+    if (cursor) filter.push(keysetQuery(sort, cursor, backward));
+    const { body } = await this.client.search({
+      index: this.docs,
+      body: { size: limit + 1, track_total_hits: false, query: { bool: { filter } }, sort: sortClauses(sort, backward) as never },
+    });
+    const hits = body.hits.hits;
+    const items = hits.slice(0, limit).map((hit) => toDoc(hit._source as Source));
+    return { items: backward ? items.reverse() : items, hasMore: hits.length > limit };
+  }
+
+  /**
+   * A join runs in two steps here (OpenSearch has no join across documents): the joined
+   * collection's matching keys, then a terms filter on the reference field. More than
+   * MAX_JOINED matching documents is refused rather than answered wrong.
+   */
+  private async joinedRefs(env: string, join: JoinFilter): Promise<string[]> {
+    const filter: Record<string, unknown>[] = [{ term: { env } }, { term: { folder: join.folder } }, { term: { published: true } }];
+    if (join.where) filter.push(whereQuery(join.where));
+    const { body } = await this.client.search({
+      index: this.docs,
+      body: { size: MAX_JOINED + 1, track_total_hits: false, _source: ['key'], query: { bool: { filter } } },
+    });
+    const hits = body.hits.hits;
+    if (hits.length > MAX_JOINED) {
+      throw new DomainError('validation_error', 'The join matches too many documents.', { join: [`${join.folder}: more than ${MAX_JOINED} documents match; narrow its where`] });
+    }
+    return hits.map((hit) => `${join.folder}::${(hit._source as { key: string }).key}`);
   }
 
   private async flush(pending: Pending): Promise<void> {

@@ -8,6 +8,7 @@ import type { Scored, SearchEntries, TextQuery, VectorQuery } from '../../projec
 import { activeFields, activeSchema, type SearchField } from '../../projections/search-fields.js';
 import { openSqlite, type SqliteDb } from './open.js';
 import { SEARCH_SCHEMA, SqliteSearchTables } from './search-tables.js';
+import type { Statement } from 'better-sqlite3';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS docs (
@@ -126,6 +127,8 @@ class Writer implements SearchIndexTx {
   }
 }
 
+const MAX_CACHED_STATEMENTS = 256;
+
 const LOWEST: CursorKey = { created_at: '', key: '' };
 
 /** The embedded delivery index: published documents, FTS5 for text, sqlite-vec for vectors. */
@@ -198,6 +201,19 @@ export class SqliteSearchIndex implements SearchIndex {
     return { items: rows.slice(0, limit).map(toDoc), hasMore: rows.length > limit };
   }
 
+  /** Query statements by their SQL: a page of the same shape of query reuses its statement. */
+  private readonly statements = new Map<string, Statement<SqlParam[], Row>>();
+
+  private prepared(sql: string): Statement<SqlParam[], Row> {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      if (this.statements.size >= MAX_CACHED_STATEMENTS) this.statements.delete(this.statements.keys().next().value as string);
+      statement = this.reader.prepare<SqlParam[], Row>(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   async query(env: string, folder: string, query: DeliveryQuery): Promise<Page> {
     const limit = Math.max(1, query.limit);
     const backward = query.before !== undefined;
@@ -205,13 +221,14 @@ export class SqliteSearchIndex implements SearchIndex {
       env,
       folder,
       where: query.where,
+      joins: query.joins,
       sort: effectiveSort(query),
       owners: query.owners,
       cursor: query.before ?? query.after,
       backward,
       limit,
     });
-    const rows = this.reader.prepare<SqlParam[], Row>(sql).all(...params);
+    const rows = this.prepared(sql).all(...params);
     const items = rows.slice(0, limit).map(toDoc);
     return { items: backward ? items.reverse() : items, hasMore: rows.length > limit };
   }

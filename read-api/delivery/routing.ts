@@ -1,5 +1,6 @@
 import type { Doc, ReadStore } from '../../projections/ports.js';
 import { addressSteps, lineage, type RouteStep } from './lineage.js';
+import { loadEnvModel, type EnvModel } from './models.js';
 
 /** An address of a connected collection: the scoped route, or a published flat level of it. */
 export type DeliveryRoute = {
@@ -10,6 +11,8 @@ export type DeliveryRoute = {
   /** How many of `chain` carry their key in this address (chain.length = scoped). */
   readonly keep: number;
   readonly allowed_methods: readonly string[];
+  /** The connection's `description_get_one`, `_get_many`, `_search`, `_schema` texts, by action. */
+  readonly descriptions: Readonly<Record<'get_one' | 'get_many' | 'search' | 'schema', string>>;
 };
 
 export type DeliveryApi = {
@@ -34,6 +37,12 @@ function routesOf(connection: Doc, byKey: ReadonlyMap<string, Doc>): DeliveryRou
     chain,
     keep,
     allowed_methods: (connection.allowed_methods as string[] | undefined) ?? [],
+    descriptions: {
+      get_one: String(connection.description_get_one ?? ''),
+      get_many: String(connection.description_get_many ?? ''),
+      search: String(connection.description_search ?? ''),
+      schema: String(connection.description_schema ?? ''),
+    },
   }));
 }
 
@@ -45,6 +54,7 @@ function routesOf(connection: Doc, byKey: ReadonlyMap<string, Doc>): DeliveryRou
  */
 export class DeliveryRouting {
   private envs = new Map<string, ReadonlyMap<string, DeliveryApi>>();
+  private models = new Map<string, EnvModel>();
 
   constructor(private readonly store: ReadStore) {}
 
@@ -72,7 +82,14 @@ export class DeliveryRouting {
         routes: connections.filter((c) => c.api === api.key).flatMap((c) => routesOf(c, byKey)),
       });
     }
+    const connected = new Set(connections.map((c) => c.folder as string));
+    this.models.set(env, await loadEnvModel(this.store, env, collections.filter((c) => connected.has(c.key as string))));
     this.envs.set(env, table);
+  }
+
+  /** The published schemas of the environment's connected collections, and its locales. */
+  model(env: string): EnvModel {
+    return this.models.get(env) ?? { collections: new Map(), locales: { codes: [], default: 'en' } };
   }
 
   hasEnvironment(env: string): boolean {
@@ -96,4 +113,8 @@ export const ROUTING_EVENTS: ReadonlySet<string> = new Set([
   'CollectionCreated',
   'CollectionUpdated',
   'CollectionDeleted',
+  'SchemaVersionPublished',
+  'LocaleCreated',
+  'LocaleUpdated',
+  'LocaleDeleted',
 ]);

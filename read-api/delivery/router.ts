@@ -51,7 +51,7 @@ export function deliveryRouter(routing: DeliveryRouting, index: SearchIndex, sea
     if (req.method !== 'GET' && req.method !== 'HEAD' && !searching) throw notFound('route_not_found', 'Route');
     authenticate(api, res);
     const segments = ((req.params as unknown as { segments: string[] }).segments ?? []).filter(Boolean);
-    if (searching) return searchCollection(search, req, res, resolve(api, segments.slice(0, -1)), env);
+    if (searching) return searchCollection(search, req, res, { env, api, match: resolve(api, segments.slice(0, -1)), routing });
     if (segments.length === 1 && segments[0] === '_router') return routerIntrospection(req, res, api);
     const match = resolve(api, segments);
     const context: ListContext = { env, api, match, index, routing };

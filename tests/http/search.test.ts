@@ -251,6 +251,10 @@ describe('delivery search: POST {prefix}/{collection}/_search', function () {
       await refused({}, 'limit', '?limit=0');
       await refused({}, 'next', '?next=eyJvIjoxfQ&previous=eyJvIjoxfQ');
       await refused({}, 'return_locales', '?return_locales=,');
+      await refused({}, 'return_locales', '?return_locales=xx');
+      await refused({}, 'search_locale', '?search_locale=xx');
+      await refused({}, 'where__title__eq', '?where__title__eq=x');
+      await refused({}, 'sort', '?sort=title');
     });
   });
 

@@ -53,7 +53,9 @@ export function deliveryChanges(event: DomainEvent): readonly DeliveryChange[] {
 }
 
 export function deliveryTarget(index: SearchIndex, embedder: Embedder): ProjectionTarget {
-  const name = 'delivery-index';
+  // Renamed when search entries joined the documents (docs/decisions/0051): a data directory of
+  // the earlier shape replays the log once and indexes what it had published.
+  const name = 'delivery-index-search';
   return {
     name,
     checkpoint: () => index.checkpoint(name),

@@ -18,7 +18,6 @@ export type MetaChange = { readonly id: string; readonly apply: (current: unknow
 
 export const versionFieldsId = (env: string, version: string): string => `fields:${env}:${version}`;
 export const activeVersionId = (env: string, folder: string): string => `active:${env}:${folder}`;
-export const activeSchemaId = (env: string, folder: string): string => `schema:${env}:${folder}`;
 
 export function searchField(field: FieldDef): SearchField {
   const dimensions = typeof field.meta.dimensions === 'number' ? field.meta.dimensions : null;
@@ -61,20 +60,12 @@ export function searchFieldChanges(event: DomainEvent): readonly MetaChange[] {
       return event.data.schema_type === 'collection' ? [{ id: versionFieldsId(event.data.env, event.data.key), apply: () => null }] : [];
     case 'SchemaVersionPublished': {
       if (event.data.schema_type !== 'collection') return [];
-      const { env, schema_key, version, json_schema } = event.data;
-      return [
-        { id: activeVersionId(env, schema_key), apply: () => version },
-        { id: activeSchemaId(env, schema_key), apply: () => json_schema },
-      ];
+      const { env, schema_key, version } = event.data;
+      return [{ id: activeVersionId(env, schema_key), apply: () => version }];
     }
     default:
       return [];
   }
-}
-
-/** The JSON schema of a collection's published version (null before its first publish). */
-export async function activeSchema(meta: (id: string) => Promise<unknown>, env: string, folder: string): Promise<unknown> {
-  return meta(activeSchemaId(env, folder));
 }
 
 /** The fields of a collection's published version, from the stored search metadata. */

@@ -43,8 +43,6 @@ export interface SearchQueries {
   docsByKeys(env: string, folder: string, keys: readonly string[]): Promise<DeliveryDoc[]>;
   /** The search flags of a collection's published fields (empty before its first publish). */
   searchFields(env: string, folder: string): Promise<SearchField[]>;
-  /** The JSON schema of the collection's published version, as the delivery index saw it published (null before). */
-  searchSchema(env: string, folder: string): Promise<unknown>;
   /** Bytes of stored vectors of a document (the resource's `vectors_size`). */
   vectorsSize(env: string, folder: string, key: string): Promise<number>;
 }

@@ -4,7 +4,7 @@ import { effectiveSort, type DeliveryQuery, type JoinFilter } from '../../projec
 import { DomainError } from '../../domain/errors.js';
 import type { DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx } from '../../projections/ports.js';
 import { Mutex } from '../mutex.js';
-import { activeFields, activeSchema, type SearchField } from '../../projections/search-fields.js';
+import { activeFields, type SearchField } from '../../projections/search-fields.js';
 import type { Scored } from '../../projections/search-ports.js';
 import { keysetQuery, referencesQuery, sortClauses, whereQuery } from './delivery-query-dsl.js';
 import { CHECKPOINTS_MAPPING, DOCS_MAPPING, DOCS_SETTINGS, SEARCH_META_MAPPING, docId, toDoc, toSource, type Checkpoint, type Source } from './mapping.js';
@@ -143,10 +143,6 @@ export class OpenSearchSearchIndex implements SearchIndex {
     const { body } = await this.client.mget({ index: this.docs, body: { ids: keys.map((key) => docId(env, folder, key)) } });
     const docs = (body.docs as { found?: boolean; _source?: Source }[]).filter((d) => d.found && d._source).map((d) => toDoc(d._source as Source));
     return docs.filter((doc) => doc.data !== null);
-  }
-
-  async searchSchema(env: string, folder: string): Promise<unknown> {
-    return activeSchema(this.loadMeta, env, folder);
   }
 
   async searchFields(env: string, folder: string): Promise<SearchField[]> {

@@ -5,7 +5,7 @@ import type { CursorKey, DeliveryDoc, Page, PageRequest, SearchIndex, SearchInde
 import { pageSql, type SqlParam } from './delivery-query-sql.js';
 import { Mutex } from '../mutex.js';
 import type { Scored, SearchEntries, TextQuery, VectorQuery } from '../../projections/search-ports.js';
-import { activeFields, activeSchema, type SearchField } from '../../projections/search-fields.js';
+import { activeFields, type SearchField } from '../../projections/search-fields.js';
 import { openSqlite, type SqliteDb } from './open.js';
 import { SEARCH_SCHEMA, SqliteSearchTables } from './search-tables.js';
 import type { Statement } from 'better-sqlite3';
@@ -169,10 +169,6 @@ export class SqliteSearchIndex implements SearchIndex {
       docs.push(...this.reader.prepare<unknown[], Row>(sql).all(env, folder, ...chunk).map(toDoc));
     }
     return docs;
-  }
-
-  async searchSchema(env: string, folder: string): Promise<unknown> {
-    return activeSchema(async (id) => this.searchReader.meta(id), env, folder);
   }
 
   async searchFields(env: string, folder: string): Promise<SearchField[]> {

@@ -188,7 +188,6 @@ export class DslModelIndex implements SearchIndex {
   searchVectors = async (): Promise<Scored[]> => this.unsupported();
   docsByKeys = async (): Promise<DeliveryDoc[]> => this.unsupported();
   searchFields = async (): Promise<SearchField[]> => [];
-  searchSchema = async (): Promise<unknown> => null;
   vectorsSize = async (): Promise<number> => 0;
 
   async checkpoint(): Promise<Position> {

@@ -21,6 +21,7 @@ import { DeliveryRouting, ROUTING_EVENTS } from '../read-api/delivery/routing.js
 import { jwtSecret } from './auth/jwt-secret.js';
 import { ensureBootstrap, type BootstrapFile } from './bootstrap.js';
 import type { Config } from './config.js';
+import { createEmbedder } from './embeddings/create.js';
 import { deliveryApp } from './http/delivery-app.js';
 import { managementApp } from './http/management-app.js';
 import { createLogger, logErrors, type Logger } from './logger.js';
@@ -71,6 +72,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const deliveryAuth = new DeliveryAuth(readStore);
   const environmentStatus = new EnvironmentStatus(readStore);
   const requests = new RequestMeter();
+  const embedder = createEmbedder(config.embeddings);
 
   // The projection lists live in projections/catalog.ts: `npm run rebuild` replays the same ones.
   const readModels = readModelTarget(readStore, READ_MODELS);
@@ -106,7 +108,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     [
       readModelRunner,
       new ProjectionRunner(eventStore, target(revisions), { log }),
-      new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex)), { log }),
+      new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex, embedder)), { log }),
       new ProjectionRunner(eventStore, target(usage), { log }),
     ],
     [new ProjectionRunner(eventStore, target(cascades), { log })],
@@ -140,7 +142,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   });
   const writeDeps = { bus, validator, projections, readStore, waitTimeoutMs: config.waitTimeoutMs, resourceQuota };
   const mcp = new McpEndpoint({ routing, readStore, auth: deliveryAuth });
-  const delivery = deliveryApp({ routing, searchIndex, auth: deliveryAuth, writes: writeDeps, mcp, log, status: environmentStatus });
+  const delivery = deliveryApp({ routing, searchIndex, embedder, auth: deliveryAuth, writes: writeDeps, mcp, log, status: environmentStatus });
   const servers = [await listen(management as never, config.host, config.port), await listen(delivery as never, config.host, config.deliveryPort)];
   const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };
 

@@ -11,6 +11,7 @@ import { measure, type Measurement, type Target } from './load.js';
 import { benchOptions } from './options.js';
 import { rebuildScenario } from './rebuild.js';
 import { API_PREFIX, COLLECTION_ALIAS, sampleBodies, seedResources, setupContent, waitForDelivery } from './seed.js';
+import { searchBenchOptions, searchScenario } from './search.js';
 import { startServiceChild, type ChildOutput } from './service.js';
 import { table, type Row } from './table.js';
 
@@ -97,6 +98,12 @@ async function main(): Promise<number> {
   rows.push({ m: await run(list(`list limit=${LIST_LIMIT}`, delivery.origin)), baseline: listBase }, { m: listBase });
   const filtered: Target = { name: `list limit=${LIST_LIMIT} filtered`, origin: delivery.origin, path: () => `${collectionPath}?limit=${LIST_LIMIT}&${LIST_FILTER}` };
   rows.push({ m: await run(filtered), baseline: listBase });
+
+  const search = searchBenchOptions();
+  if (search) {
+    phase = 'search scenario';
+    await searchScenario(cleanup, ROOT, baseline, search, log);
+  }
 
   phase = 'rebuild';
   const rebuildLines = await rebuildScenario(dataDir);

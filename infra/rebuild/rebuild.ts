@@ -8,6 +8,7 @@ import { usageTarget } from '../../projections/usage.js';
 import { replayInto, type ReplayProgress } from '../../projections/rebuild.js';
 import { openEventStoreOf } from '../cli/event-store.js';
 import type { Config } from '../config.js';
+import { createEmbedder } from '../embeddings/create.js';
 import { REBUILT_DELIVERY } from '../sqlite/delivery-adopt.js';
 import { clearShadow, SHADOW, swapInReadModels } from '../sqlite/read-model-swap.js';
 import { SqliteReadStore } from '../sqlite/read-store.js';
@@ -57,7 +58,7 @@ export async function rebuildProjections(config: Config, progress?: ReplayProgre
     const revisions = readModelTarget(buffered, REVISION_MODELS, 'revisions');
     // No prepare(): the rebuilt tables get their indexes when they are swapped in.
     const delivery = new BufferedSearchIndex(index);
-    const targets = [readModels, revisions, usageTarget(buffered), deliveryTarget(delivery)];
+    const targets = [readModels, revisions, usageTarget(buffered), deliveryTarget(delivery, createEmbedder(config.embeddings))];
 
     const head = await eventStore.headPosition();
     onStart?.(/^\d+$/.test(head) ? Number(head) : 0);

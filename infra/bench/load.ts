@@ -7,7 +7,19 @@ export type Target = {
   readonly origin: string;
   /** The path of each request (called per request). */
   readonly path: () => string;
+  /** GET unless set; a write sends `body()` (called per request) with `headers`. */
+  readonly method?: 'GET' | 'POST';
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: () => string;
 };
+
+function request(target: Target): autocannon.Request {
+  if (!target.method || target.method === 'GET') return { method: 'GET', setupRequest: (request) => ({ ...request, path: target.path() }) };
+  return {
+    method: target.method,
+    setupRequest: (request) => ({ ...request, path: target.path(), headers: { ...request.headers, ...target.headers }, body: target.body?.() }),
+  };
+}
 
 export type Measurement = {
   readonly name: string;
@@ -36,7 +48,7 @@ function fire(cleanup: Cleanup, target: Target, seconds: number, connections: nu
         duration: seconds,
         pipelining: 1,
         timeout: 10,
-        requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: target.path() }) }],
+        requests: [request(target)],
       },
       (error, result) => {
         clearTimeout(guard);

@@ -1,19 +1,28 @@
 // `npm run bench`: the service as a child process on a fresh data directory, seeded through
-// the management API, measured on its delivery API against a bare node:http baseline.
+// the management API, then each scenario of SCENARIOS, its rates held against a bare node:http
+// baseline measured in the same run.
 import { mkdtemp } from 'node:fs/promises';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBaseline } from './baseline.js';
 import { Cleanup } from './cleanup.js';
+import { deliveryReads, LIST_LIMIT } from './delivery-reads.js';
 import { measure, type Measurement, type Target } from './load.js';
+import { memory } from './memory.js';
 import { benchOptions } from './options.js';
+import { restart } from './restart.js';
+import type { BenchContext, Scenario } from './scenario.js';
 import { API_PREFIX, COLLECTION_ALIAS, sampleBodies, seedResources, setupContent, waitForDelivery } from './seed.js';
 import { startServiceChild, type ChildOutput } from './service.js';
-import { table, type Row } from './table.js';
+import { figureTable, table, type Figure, type Row } from './table.js';
+import { visibility } from './visibility.js';
+import { writes } from './writes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const LIST_LIMIT = 20;
+
+/** Every scenario, in the order they run (BENCH_SCENARIOS picks some by name). Memory comes after the writes it counts. */
+const SCENARIOS: readonly Scenario[] = [deliveryReads, writes, visibility, memory, restart];
 
 const cleanup = new Cleanup(ROOT);
 let finishing = false;
@@ -47,7 +56,8 @@ async function main(): Promise<number> {
   log(`settings: ${o.resources} resources, ${o.seconds} s per scenario after ${o.warmupSeconds} s warm-up, ${o.connections} connections`);
 
   const dataDir = cleanup.dir(await mkdtemp(join(tmpdir(), 'cms-bench-')));
-  const service = await startServiceChild(cleanup, ROOT, dataDir);
+  const cpuProf = o.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfileDir}`] : [];
+  const service = await startServiceChild(cleanup, ROOT, dataDir, { execArgv: cpuProf });
   serviceOutput = service.output;
   service.child.once('exit', (code, signal) => {
     if (finishing) return;
@@ -74,26 +84,50 @@ async function main(): Promise<number> {
   const baseline = await startBaseline(cleanup, ROOT, bodies);
 
   const delivery = new URL(b.delivery_url);
-  const collectionPath = `${delivery.pathname.replace(/\/$/, '')}/${API_PREFIX}/${COLLECTION_ALIAS}/`;
+  const deliveryPath = `${delivery.pathname.replace(/\/$/, '')}/${API_PREFIX}/${COLLECTION_ALIAS}/`;
   const randomKey = () => seeded.keys[Math.floor(Math.random() * seeded.keys.length)] as string;
-  const getOne = (name: string, origin: string): Target => ({ name, origin, path: () => `${collectionPath}${randomKey()}/` });
-  const list = (name: string, origin: string): Target => ({ name, origin, path: () => `${collectionPath}?limit=${LIST_LIMIT}` });
-
-  const run = (target: Target): Promise<Measurement> => {
+  const measureOne = (target: Target, connections = o.connections): Promise<Measurement> => {
     if (finishing) throw new Error('interrupted');
     phase = `scenario ${target.name}`;
-    return measure(cleanup, target, o);
+    return measure(cleanup, target, { ...o, connections });
+  };
+  const baselineRuns = {
+    origin: baseline,
+    getOne: await measureOne({ name: 'get-one (bare http)', origin: baseline, path: () => `${deliveryPath}${randomKey()}/` }),
+    list: await measureOne({ name: `list limit=${LIST_LIMIT} (bare http)`, origin: baseline, path: () => `${deliveryPath}?limit=${LIST_LIMIT}` }),
+  };
+  const ctx: BenchContext = {
+    root: ROOT,
+    cleanup,
+    options: o,
+    service,
+    dataDir,
+    collection,
+    keys: seeded.keys,
+    deliveryPath,
+    baseline: baselineRuns,
+    measure: measureOne,
+    log,
+    phase: (what) => (phase = what),
   };
   const rows: Row[] = [];
-  const oneBase = await run(getOne('get-one (bare http)', baseline));
-  rows.push({ m: await run(getOne('get-one', delivery.origin)), baseline: oneBase }, { m: oneBase });
-  const listBase = await run(list(`list limit=${LIST_LIMIT} (bare http)`, baseline));
-  rows.push({ m: await run(list(`list limit=${LIST_LIMIT}`, delivery.origin)), baseline: listBase }, { m: listBase });
+  const figures: Figure[] = [];
+  for (const scenario of SCENARIOS) {
+    if (o.scenarios && !o.scenarios.includes(scenario.name)) continue;
+    phase = `scenario ${scenario.name}`;
+    const result = await scenario.run(ctx);
+    rows.push(...(result.rows ?? []));
+    figures.push(...(result.figures ?? []));
+  }
 
   phase = 'reporting';
   log('');
   log(table(rows));
   log('');
+  if (figures.length > 0) {
+    log(figureTable(figures));
+    log('');
+  }
   log(`seed: ${seedRate.toFixed(0)} resources/s accepted, ${(o.resources / total).toFixed(0)} resources/s until all delivered`);
   log(`machine: ${cores} cores, Node ${process.version}; the service, the baseline and the load generator share them`);
   if (service.output.warningCount > 0) {

@@ -61,29 +61,50 @@ async function readBootstrap(dataDir: string): Promise<Bootstrap | null> {
   }
 }
 
-/**
- * `infra/main.ts` as a child process on the embedded stores in `dataDir`, on two free
- * ports of 127.0.0.1; resolves once bootstrap.json exists and the management URL answers.
- */
-export async function startServiceChild(cleanup: Cleanup, root: string, dataDir: string): Promise<ServiceChild> {
+export type SpawnOptions = {
+  /** Node flags for the service (e.g. `--cpu-prof`), before `--import tsx`. */
+  readonly execArgv?: readonly string[];
+};
+
+/** Two distinct free ports of 127.0.0.1: management and delivery. */
+export async function freePorts(): Promise<{ port: number; deliveryPort: number }> {
   const port = await freePort();
   let deliveryPort = await freePort();
   for (let i = 0; i < 10 && deliveryPort === port; i++) deliveryPort = await freePort();
+  return { port, deliveryPort };
+}
+
+/** `infra/main.ts` as a child process on the embedded stores in `dataDir`, listening on 127.0.0.1 at these ports. */
+export function spawnService(
+  cleanup: Cleanup,
+  root: string,
+  dataDir: string,
+  ports: { port: number; deliveryPort: number },
+  options: SpawnOptions = {},
+): { child: ChildProcess; output: ChildOutput } {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     HOST: '127.0.0.1',
-    PORT: String(port),
-    DELIVERY_PORT: String(deliveryPort),
+    PORT: String(ports.port),
+    DELIVERY_PORT: String(ports.deliveryPort),
     DATA_DIR: dataDir,
     PLAN: 'pro',
     LOG_LEVEL: process.env.BENCH_SERVICE_LOG_LEVEL || 'warn',
   };
   for (const name of ['EVENTSTORE_URL', 'MONGO_URL', 'OPENSEARCH_URL', 'JWT_SECRET']) delete env[name];
-  const child = cleanup.child(
-    spawn(process.execPath, ['--import', 'tsx', join('infra', 'main.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] }),
-  );
+  const args = [...(options.execArgv ?? []), '--import', 'tsx', join('infra', 'main.ts')];
+  const child = cleanup.child(spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] }));
   const output = new ChildOutput();
   output.attach(child);
+  return { child, output };
+}
+
+/**
+ * `infra/main.ts` as a child process on the embedded stores in `dataDir`, on two free
+ * ports of 127.0.0.1; resolves once bootstrap.json exists and the management URL answers.
+ */
+export async function startServiceChild(cleanup: Cleanup, root: string, dataDir: string, options: SpawnOptions = {}): Promise<ServiceChild> {
+  const { child, output } = spawnService(cleanup, root, dataDir, await freePorts(), options);
   const failed = (why: string) => new Error(`service ${why}; its last output:\n${output.tail.join('\n')}`);
 
   const deadline = Date.now() + START_TIMEOUT_MS;

@@ -2,6 +2,7 @@ import type { Position } from '../../commands/ports.js';
 import type { Doc, Filter, FindOptions, ReadCollection, ReadStore, ReadStoreTx } from '../../projections/ports.js';
 import { fieldExpr, orderSql, whereSql, type SqlParam } from './filter-sql.js';
 import { openSqlite, type SqliteDb } from './open.js';
+import { prepared } from './statements.js';
 import { Mutex } from '../mutex.js';
 
 const NAME = /^[a-z_][a-z0-9_]*$/;
@@ -22,7 +23,7 @@ class SqliteCollection<T extends Doc> implements ReadCollection<T> {
 
   private all(sql: string, params: SqlParam[]): { doc: string }[] {
     try {
-      return this.db.prepare<SqlParam[], { doc: string }>(sql).all(...params);
+      return prepared<SqlParam[], { doc: string }>(this.db, sql).all(...params);
     } catch (error) {
       if (missingTable(error)) return [];
       throw error;
@@ -45,9 +46,7 @@ class SqliteCollection<T extends Doc> implements ReadCollection<T> {
   async count(filter: Filter = {}): Promise<number> {
     const params: SqlParam[] = [];
     try {
-      const row = this.db
-        .prepare<SqlParam[], { n: number }>(`SELECT COUNT(*) AS n FROM ${this.table} WHERE ${whereSql(filter, params)}`)
-        .get(...params);
+      const row = prepared<SqlParam[], { n: number }>(this.db, `SELECT COUNT(*) AS n FROM ${this.table} WHERE ${whereSql(filter, params)}`).get(...params);
       return row?.n ?? 0;
     } catch (error) {
       if (missingTable(error)) return 0;
@@ -56,16 +55,16 @@ class SqliteCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   async upsert(doc: T): Promise<void> {
-    this.db.prepare(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`).run(doc._id, JSON.stringify(doc));
+    prepared(this.db, `INSERT INTO ${this.table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`).run(doc._id, JSON.stringify(doc));
   }
 
   async delete(id: string): Promise<void> {
-    this.db.prepare(`DELETE FROM ${this.table} WHERE id = ?`).run(id);
+    prepared(this.db, `DELETE FROM ${this.table} WHERE id = ?`).run(id);
   }
 
   async deleteMany(filter: Filter): Promise<number> {
     const params: SqlParam[] = [];
-    return this.db.prepare(`DELETE FROM ${this.table} WHERE ${whereSql(filter, params)}`).run(...params).changes;
+    return prepared(this.db, `DELETE FROM ${this.table} WHERE ${whereSql(filter, params)}`).run(...params).changes;
   }
 }
 
@@ -108,8 +107,7 @@ export class SqliteReadStore implements ReadStore {
       this.writer.exec('BEGIN IMMEDIATE');
       try {
         await work({ collection: <T extends Doc>(name: string) => new SqliteCollection<T>(this.writer, this.ensureTable(name)) });
-        this.writer
-          .prepare('INSERT INTO checkpoints (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position')
+        prepared(this.writer, 'INSERT INTO checkpoints (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position')
           .run(consumer, position);
         this.writer.exec('COMMIT');
       } catch (error) {

@@ -3,13 +3,19 @@ import * as sqliteVec from 'sqlite-vec';
 
 export type SqliteDb = Database.Database;
 
-/** Opens a SQLite file for durable writes: WAL journal, every commit synced (synchronous FULL). */
-export function openSqlite(file: string, options: { readonly?: boolean; vectors?: boolean } = {}): SqliteDb {
+/**
+ * Opens a SQLite file for durable writes: WAL journal, every commit synced (synchronous FULL).
+ * `derived` is for the projections' files, which the event store can rebuild: synchronous
+ * NORMAL, so a commit is atomic and the file consistent after a power loss but not synced
+ * at once; the newest commits may be lost together with their checkpoint and are applied
+ * again from the events (docs/decisions/0101). The event store always syncs every commit.
+ */
+export function openSqlite(file: string, options: { readonly?: boolean; vectors?: boolean; derived?: boolean } = {}): SqliteDb {
   const db = new Database(file, { readonly: options.readonly ?? false });
   if (!options.readonly) {
     db.pragma('journal_mode = WAL');
   }
-  db.pragma('synchronous = FULL');
+  db.pragma(options.derived ? 'synchronous = NORMAL' : 'synchronous = FULL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   if (options.vectors) sqliteVec.load(db);

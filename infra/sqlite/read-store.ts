@@ -76,9 +76,9 @@ export class SqliteReadStore implements ReadStore {
   private readonly mutex = new Mutex();
 
   constructor(file: string) {
-    this.writer = openSqlite(file);
+    this.writer = openSqlite(file, { derived: true });
     this.writer.exec('CREATE TABLE IF NOT EXISTS checkpoints (consumer TEXT PRIMARY KEY, position TEXT NOT NULL)');
-    this.reader = openSqlite(file);
+    this.reader = openSqlite(file, { derived: true });
   }
 
   private ensureTable(name: string): string {

@@ -117,9 +117,9 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly mutex = new Mutex();
 
   constructor(file: string) {
-    this.writer = openSqlite(file, { vectors: true });
+    this.writer = openSqlite(file, { vectors: true, derived: true });
     this.writer.exec(SCHEMA);
-    this.reader = openSqlite(file, { vectors: true });
+    this.reader = openSqlite(file, { vectors: true, derived: true });
     this.w = statements(this.writer);
     this.r = statements(this.reader);
   }

@@ -38,3 +38,18 @@ const show = (title: string, map: Map<string, number>) => {
 process.stdout.write(`${file}: ${(total / 1e6).toFixed(1)} s sampled\n`);
 show('self time by function', functions);
 show('self time by file or package', files);
+
+// Inclusive time of our own functions: a sample counts for every distinct function on its stack.
+const parent = new Map<number, number>();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const inclusive = new Map<string, number>();
+for (const [id, us] of self) {
+  const seen = new Set<string>();
+  for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+    const frame = byId.get(at)?.callFrame;
+    if (!frame?.url || frame.url.includes('node_modules') || !frame.url.startsWith('file://')) continue;
+    seen.add(`${frame.functionName || '(anonymous)'} ${where(frame.url)}:${frame.lineNumber + 1}`);
+  }
+  for (const key of seen) add(inclusive, key, us);
+}
+show('inclusive time of our functions', inclusive);

@@ -75,7 +75,7 @@ export const restart: Scenario = {
     const cold = await timeToFirstAnswer(ctx, bare, key);
     const replay = Math.max(cold - warm, 0);
     const figures: Figure[] = [
-      { name: `restart to first answer, read side kept (${events} events)`, value: `${(warm / 1000).toFixed(2)} s`, note: 'includes Node and tsx start-up' },
+      { name: `restart to first answer, read side kept (${events} events)`, value: `${(warm / 1000).toFixed(2)} s`, note: 'includes Node start-up' },
       {
         name: `restart to first answer, read side rebuilt (${events} events)`,
         value: `${(cold / 1000).toFixed(2)} s`,

@@ -2,7 +2,7 @@
 // the management API, then each scenario of SCENARIOS, its rates held against a bare node:http
 // baseline measured in the same run.
 import { mkdtemp } from 'node:fs/promises';
-import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBaseline } from './baseline.js';
@@ -14,7 +14,7 @@ import { benchOptions } from './options.js';
 import { restart } from './restart.js';
 import type { BenchContext, Scenario } from './scenario.js';
 import { API_PREFIX, COLLECTION_ALIAS, sampleBodies, seedResources, setupContent, waitForDelivery } from './seed.js';
-import { startServiceChild, type ChildOutput } from './service.js';
+import { buildService, startServiceChild, type ChildOutput } from './service.js';
 import { figureTable, table, type Figure, type Row } from './table.js';
 import { visibility } from './visibility.js';
 import { writes } from './writes.js';
@@ -52,9 +52,12 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 async function main(): Promise<number> {
   const o = benchOptions();
   const cores = availableParallelism();
+  const startLoad = loadavg()[0]?.toFixed(2);
   log(`machine: ${cores} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}, ${process.platform}/${process.arch}`);
   log(`settings: ${o.resources} resources, ${o.seconds} s per scenario after ${o.warmupSeconds} s warm-up, ${o.connections} connections`);
 
+  phase = 'building the service (tsc -p tsconfig.build.json)';
+  await buildService(ROOT);
   const dataDir = cleanup.dir(await mkdtemp(join(tmpdir(), 'cms-bench-')));
   const cpuProf = o.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfileDir}`] : [];
   const service = await startServiceChild(cleanup, ROOT, dataDir, { execArgv: cpuProf });
@@ -130,6 +133,7 @@ async function main(): Promise<number> {
   }
   log(`seed: ${seedRate.toFixed(0)} resources/s accepted, ${(o.resources / total).toFixed(0)} resources/s until all delivered`);
   log(`machine: ${cores} cores, Node ${process.version}; the service, the baseline and the load generator share them`);
+  log(`load average: ${startLoad} at the start, ${loadavg()[0]?.toFixed(2)} at the end (above ${cores}, other work on the machine competed with the run)`);
   if (service.output.warningCount > 0) {
     log(`the service logged ${service.output.warningCount} lines at warn level or above, the first ones:`);
     for (const line of service.output.warnings) log(`  ${line}`);

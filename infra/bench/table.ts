@@ -16,7 +16,12 @@ export type Figure = {
 const pad = (cells: readonly string[], widths: readonly number[]): string =>
   cells.map((cell, i) => (i === 0 || i === cells.length - 1 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ').trimEnd();
 
-const ratio = (row: Row): string => (row.baseline ? `${(row.m.rps / Math.max(row.baseline.rps, 1e-9)).toFixed(2)}x bare http` : 'baseline');
+/** Two decimals, three below 0.1 (a write rate is a small fraction of a bare server's reads). */
+const ratio = (row: Row): string => {
+  if (!row.baseline) return 'baseline';
+  const r = row.m.rps / Math.max(row.baseline.rps, 1e-9);
+  return `${r.toFixed(r < 0.1 ? 3 : 2)}x bare http`;
+};
 
 function grid(header: readonly string[], body: readonly (readonly string[])[], align: (cells: readonly string[], widths: readonly number[]) => string): string {
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => (cells[i] ?? '').length)));

@@ -15,11 +15,17 @@ export function openSqlite(file: string, options: { readonly?: boolean; vectors?
   if (!options.readonly) {
     db.pragma('journal_mode = WAL');
   }
-  db.pragma(options.derived ? 'synchronous = NORMAL' : 'synchronous = FULL');
+  db.pragma('synchronous = FULL');
+  if (options.derived) derivedDurability(db);
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   if (options.vectors) sqliteVec.load(db);
   return db;
+}
+
+/** For a file the event store can rebuild (see `openSqlite`'s `derived`): commits are not synced one by one. */
+export function derivedDurability(db: SqliteDb): void {
+  db.pragma('synchronous = NORMAL');
 }
 
 /** Positions are the SQLite row id, zero-padded so that they order as strings. */

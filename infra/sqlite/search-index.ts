@@ -1,7 +1,7 @@
 import type { Position } from '../../commands/ports.js';
 import type { CursorKey, DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx } from '../../projections/ports.js';
 import { Mutex } from '../mutex.js';
-import { openSqlite, type SqliteDb } from './open.js';
+import { derivedDurability, openSqlite, type SqliteDb } from './open.js';
 
 /** Embedding width of the vector table; the embedder that fills it comes with vector search. */
 export const VECTOR_DIMENSIONS = 384;
@@ -117,11 +117,12 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly mutex = new Mutex();
 
   constructor(file: string) {
-    this.writer = openSqlite(file, { vectors: true, derived: true });
+    this.writer = openSqlite(file, { vectors: true });
     this.writer.exec(SCHEMA);
-    this.reader = openSqlite(file, { vectors: true, derived: true });
+    this.reader = openSqlite(file, { vectors: true });
     this.w = statements(this.writer);
     this.r = statements(this.reader);
+    for (const db of [this.writer, this.reader]) derivedDurability(db);
   }
 
   async get(env: string, folder: string, key: string): Promise<DeliveryDoc | null> {

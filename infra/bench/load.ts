@@ -4,20 +4,20 @@ import { Latency } from './latency.js';
 
 export type Target = {
   readonly name: string;
+  /** GET unless set; a POST sends `body()` (called per request). */
+  readonly method?: 'GET' | 'POST';
+  readonly body?: () => string;
   readonly origin: string;
   /** The path of each request (called per request). */
   readonly path: () => string;
-  /** GET unless set; a write sends `body()` (called per request) with `headers`. */
-  readonly method?: 'GET' | 'POST';
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly body?: () => string;
+  /** Extra headers of each request (credentials). */
+  readonly headers?: () => Record<string, string>;
 };
 
 function request(target: Target): autocannon.Request {
-  if (!target.method || target.method === 'GET') return { method: 'GET', setupRequest: (request) => ({ ...request, path: target.path() }) };
   return {
-    method: target.method,
-    setupRequest: (request) => ({ ...request, path: target.path(), headers: { ...request.headers, ...target.headers }, body: target.body?.() }),
+    method: target.method ?? 'GET',
+    setupRequest: (request) => ({ ...request, path: target.path(), headers: { ...request.headers, ...target.headers?.() }, body: target.body?.() }),
   };
 }
 

@@ -1,29 +1,27 @@
 // `npm run bench`: the service as a child process on a fresh data directory, seeded through
-// the management API, then each scenario of SCENARIOS, its rates held against a bare node:http
-// baseline measured in the same run.
+// the management API, measured on its delivery API against a bare node:http baseline.
 import { mkdtemp } from 'node:fs/promises';
-import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBaseline } from './baseline.js';
 import { Cleanup } from './cleanup.js';
-import { deliveryReads, LIST_LIMIT } from './delivery-reads.js';
 import { measure, type Measurement, type Target } from './load.js';
-import { memory } from './memory.js';
 import { benchOptions } from './options.js';
-import { restart } from './restart.js';
-import type { BenchContext, Scenario } from './scenario.js';
 import { API_PREFIX, COLLECTION_ALIAS, sampleBodies, seedResources, setupContent, waitForDelivery } from './seed.js';
-import { buildService, startServiceChild, type ChildOutput } from './service.js';
-import { figureTable, table, type Figure, type Row } from './table.js';
+import { startServiceChild, type ChildOutput } from './service.js';
+import { table, type Row } from './table.js';
+import { memory } from './memory.js';
+import { restart } from './restart.js';
+import { loadAverage, printFigures, runScenarios, type Scenario } from './scenario.js';
 import { visibility } from './visibility.js';
 import { writes } from './writes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const LIST_LIMIT = 20;
 
-/** Every scenario, in the order they run (BENCH_SCENARIOS picks some by name). Memory comes after the writes it counts. */
-const SCENARIOS: readonly Scenario[] = [deliveryReads, writes, visibility, memory, restart];
-
+/** The scenarios after delivery get-one and list, in order (BENCH_SCENARIOS picks some by name); memory counts what the writes made. */
+const SCENARIOS: readonly Scenario[] = [writes, visibility, memory, restart];
 const cleanup = new Cleanup(ROOT);
 let finishing = false;
 /** What the benchmark is doing, for the message when the service dies under it. */
@@ -52,15 +50,12 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 async function main(): Promise<number> {
   const o = benchOptions();
   const cores = availableParallelism();
-  const startLoad = loadavg()[0]?.toFixed(2);
+  const startLoad = loadAverage();
   log(`machine: ${cores} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}, ${process.platform}/${process.arch}`);
   log(`settings: ${o.resources} resources, ${o.seconds} s per scenario after ${o.warmupSeconds} s warm-up, ${o.connections} connections`);
 
-  phase = 'building the service (tsc -p tsconfig.build.json)';
-  await buildService(ROOT);
   const dataDir = cleanup.dir(await mkdtemp(join(tmpdir(), 'cms-bench-')));
-  const cpuProf = o.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfileDir}`] : [];
-  const service = await startServiceChild(cleanup, ROOT, dataDir, { execArgv: cpuProf });
+  const service = await startServiceChild(cleanup, ROOT, dataDir, { execArgv: o.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfileDir}`] : [] });
   serviceOutput = service.output;
   service.child.once('exit', (code, signal) => {
     if (finishing) return;
@@ -87,53 +82,34 @@ async function main(): Promise<number> {
   const baseline = await startBaseline(cleanup, ROOT, bodies);
 
   const delivery = new URL(b.delivery_url);
-  const deliveryPath = `${delivery.pathname.replace(/\/$/, '')}/${API_PREFIX}/${COLLECTION_ALIAS}/`;
+  const collectionPath = `${delivery.pathname.replace(/\/$/, '')}/${API_PREFIX}/${COLLECTION_ALIAS}/`;
   const randomKey = () => seeded.keys[Math.floor(Math.random() * seeded.keys.length)] as string;
-  const measureOne = (target: Target, connections = o.connections): Promise<Measurement> => {
+  const getOne = (name: string, origin: string): Target => ({ name, origin, path: () => `${collectionPath}${randomKey()}/` });
+  const list = (name: string, origin: string): Target => ({ name, origin, path: () => `${collectionPath}?limit=${LIST_LIMIT}` });
+
+  const run = (target: Target, connections = o.connections): Promise<Measurement> => {
     if (finishing) throw new Error('interrupted');
     phase = `scenario ${target.name}`;
     return measure(cleanup, target, { ...o, connections });
   };
-  const baselineRuns = {
-    origin: baseline,
-    getOne: await measureOne({ name: 'get-one (bare http)', origin: baseline, path: () => `${deliveryPath}${randomKey()}/` }),
-    list: await measureOne({ name: `list limit=${LIST_LIMIT} (bare http)`, origin: baseline, path: () => `${deliveryPath}?limit=${LIST_LIMIT}` }),
-  };
-  const ctx: BenchContext = {
-    root: ROOT,
-    cleanup,
-    options: o,
-    service,
-    dataDir,
-    collection,
-    keys: seeded.keys,
-    deliveryPath,
-    baseline: baselineRuns,
-    measure: measureOne,
-    log,
-    phase: (what) => (phase = what),
-  };
   const rows: Row[] = [];
-  const figures: Figure[] = [];
-  for (const scenario of SCENARIOS) {
-    if (o.scenarios && !o.scenarios.includes(scenario.name)) continue;
-    phase = `scenario ${scenario.name}`;
-    const result = await scenario.run(ctx);
-    rows.push(...(result.rows ?? []));
-    figures.push(...(result.figures ?? []));
-  }
+  const oneBase = await run(getOne('get-one (bare http)', baseline));
+  rows.push({ m: await run(getOne('get-one', delivery.origin)), baseline: oneBase }, { m: oneBase });
+  const listBase = await run(list(`list limit=${LIST_LIMIT} (bare http)`, baseline));
+  rows.push({ m: await run(list(`list limit=${LIST_LIMIT}`, delivery.origin)), baseline: listBase }, { m: listBase });
+
+  const base = { root: ROOT, cleanup, options: o, service, dataDir, collection, keys: seeded.keys, deliveryPath: collectionPath, log };
+  const more = await runScenarios(SCENARIOS, { ...base, baseline: { getOne: oneBase, list: listBase, origin: baseline }, measure: (t, c) => run(t, c), phase: (what) => (phase = what) });
+  rows.push(...more.rows);
 
   phase = 'reporting';
   log('');
   log(table(rows));
   log('');
-  if (figures.length > 0) {
-    log(figureTable(figures));
-    log('');
-  }
+  printFigures(log, more.figures);
   log(`seed: ${seedRate.toFixed(0)} resources/s accepted, ${(o.resources / total).toFixed(0)} resources/s until all delivered`);
   log(`machine: ${cores} cores, Node ${process.version}; the service, the baseline and the load generator share them`);
-  log(`load average: ${startLoad} at the start, ${loadavg()[0]?.toFixed(2)} at the end (above ${cores}, other work on the machine competed with the run)`);
+  log(`load average: ${startLoad} at the start, ${loadAverage()} at the end (above ${cores}, other work on the machine competed with the run)`);
   if (service.output.warningCount > 0) {
     log(`the service logged ${service.output.warningCount} lines at warn level or above, the first ones:`);
     for (const line of service.output.warnings) log(`  ${line}`);

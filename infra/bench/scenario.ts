@@ -1,8 +1,9 @@
+import { loadavg } from 'node:os';
 import type { Cleanup } from './cleanup.js';
 import type { Measurement, Target } from './load.js';
 import type { BenchOptions } from './options.js';
 import type { ServiceChild } from './service.js';
-import type { Figure, Row } from './table.js';
+import { figureTable, type Figure, type Row } from './table.js';
 
 /** What every scenario gets: the running, seeded service and the baseline measured in the same run. */
 export type BenchContext = {
@@ -29,3 +30,27 @@ export type ScenarioResult = { readonly rows?: readonly Row[]; readonly figures?
 
 /** One named part of `npm run bench`; BENCH_SCENARIOS picks some by name. */
 export type Scenario = { readonly name: string; run(ctx: BenchContext): Promise<ScenarioResult> };
+
+/** Runs the scenarios BENCH_SCENARIOS names (all when unset), in order; their rows and figures together. */
+export async function runScenarios(scenarios: readonly Scenario[], ctx: BenchContext): Promise<{ rows: Row[]; figures: Figure[] }> {
+  const rows: Row[] = [];
+  const figures: Figure[] = [];
+  for (const scenario of scenarios) {
+    if (ctx.options.scenarios && !ctx.options.scenarios.includes(scenario.name)) continue;
+    ctx.phase(`scenario ${scenario.name}`);
+    const result = await scenario.run(ctx);
+    rows.push(...(result.rows ?? []));
+    figures.push(...(result.figures ?? []));
+  }
+  return { rows, figures };
+}
+
+/** The figures table and a blank line, when there are figures. */
+export function printFigures(log: (line: string) => void, figures: readonly Figure[]): void {
+  if (figures.length === 0) return;
+  log(figureTable(figures));
+  log('');
+}
+
+/** The one-minute load average with two decimals. */
+export const loadAverage = (): string => (loadavg()[0] ?? 0).toFixed(2);

@@ -125,10 +125,12 @@ export function spawnService(
 }
 
 /**
- * The built service as a child process on the embedded stores in `dataDir`, on two free
- * ports of 127.0.0.1; resolves once bootstrap.json exists and the management URL answers.
+ * The service, built first (buildService), as a child process on the embedded stores in
+ * `dataDir`, on two free ports of 127.0.0.1; resolves once bootstrap.json exists and the
+ * management URL answers.
  */
 export async function startServiceChild(cleanup: Cleanup, root: string, dataDir: string, options: SpawnOptions = {}): Promise<ServiceChild> {
+  await buildService(root);
   const { child, output } = spawnService(cleanup, root, dataDir, await freePorts(), options);
   const failed = (why: string) => new Error(`service ${why}; its last output:\n${output.tail.join('\n')}`);
 

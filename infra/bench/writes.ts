@@ -11,7 +11,7 @@ export function createTarget(ctx: BenchContext, name: string, wait: boolean): Ta
     origin: new URL(b.base_url).origin,
     path: () => `/v1/${b.environment}/collections/${ctx.collection}/resources/?wait=${wait}`,
     method: 'POST',
-    headers: { authorization: `Bearer ${b.management_token}`, 'content-type': 'application/json' },
+    headers: () => ({ authorization: `Bearer ${b.management_token}`, 'content-type': 'application/json' }),
     body: () => JSON.stringify({ data: resourceData(i++) }),
   };
 }

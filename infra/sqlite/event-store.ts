@@ -68,13 +68,13 @@ function check(stream: string, expected: ExpectedRevision, current: number | nul
  * alone. Every caller is answered only after the shared commit is on disk.
  */
 export class SqliteEventStore implements EventStore {
+  /** Group commits and the appends they carried since opening (diagnostics and tests). */
+  readonly stats = { commits: 0, appends: 0 };
+  private pending: Pending[] = [];
+  private flushScheduled = false;
   private readonly db: SqliteDb;
   private readonly appended = new EventEmitter();
   private readonly statements;
-  private pending: Pending[] = [];
-  private flushScheduled = false;
-  /** Group commits and the appends they carried since opening (diagnostics and tests). */
-  readonly stats = { commits: 0, appends: 0 };
 
   constructor(file: string) {
     this.db = openSqlite(file);
@@ -101,16 +101,11 @@ export class SqliteEventStore implements EventStore {
     let position = 0;
     for (const event of events) {
       revision += 1;
-      position = this.insertRow(stream, revision, event);
+      const info = this.statements.insert.run(event.id, stream, revision, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata));
+      position = Number(info.lastInsertRowid);
     }
     return { revision, position: toPosition(position) };
   };
-
-  /** Stores one event row; returns its global position. The only place a row is written. */
-  private insertRow(stream: string, revision: number, event: NewEvent): number {
-    const info = this.statements.insert.run(event.id, stream, revision, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata));
-    return Number(info.lastInsertRowid);
-  }
 
   /**
    * Commits every pending append in one transaction. Each runs in its own savepoint (a

@@ -2,7 +2,7 @@ import type { Position } from '../../commands/ports.js';
 import type { Doc, Filter, FindOptions, ReadCollection, ReadStore, ReadStoreTx } from '../../projections/ports.js';
 import { fieldExpr, orderSql, whereSql, type SqlParam } from './filter-sql.js';
 import { openSqlite, type SqliteDb } from './open.js';
-import { prepared } from './statements.js';
+import { prepared } from './statement-cache.js';
 import { Mutex } from '../mutex.js';
 
 const NAME = /^[a-z_][a-z0-9_]*$/;
@@ -46,7 +46,9 @@ class SqliteCollection<T extends Doc> implements ReadCollection<T> {
   async count(filter: Filter = {}): Promise<number> {
     const params: SqlParam[] = [];
     try {
-      const row = prepared<SqlParam[], { n: number }>(this.db, `SELECT COUNT(*) AS n FROM ${this.table} WHERE ${whereSql(filter, params)}`).get(...params);
+      const row = this.db
+        .prepare<SqlParam[], { n: number }>(`SELECT COUNT(*) AS n FROM ${this.table} WHERE ${whereSql(filter, params)}`)
+        .get(...params);
       return row?.n ?? 0;
     } catch (error) {
       if (missingTable(error)) return 0;
@@ -64,7 +66,7 @@ class SqliteCollection<T extends Doc> implements ReadCollection<T> {
 
   async deleteMany(filter: Filter): Promise<number> {
     const params: SqlParam[] = [];
-    return prepared(this.db, `DELETE FROM ${this.table} WHERE ${whereSql(filter, params)}`).run(...params).changes;
+    return this.db.prepare(`DELETE FROM ${this.table} WHERE ${whereSql(filter, params)}`).run(...params).changes;
   }
 }
 
@@ -76,9 +78,11 @@ export class SqliteReadStore implements ReadStore {
   private readonly mutex = new Mutex();
 
   constructor(file: string) {
-    this.writer = openSqlite(file, { derived: true });
+    this.writer = openSqlite(file);
     this.writer.exec('CREATE TABLE IF NOT EXISTS checkpoints (consumer TEXT PRIMARY KEY, position TEXT NOT NULL)');
-    this.reader = openSqlite(file, { derived: true });
+    this.reader = openSqlite(file);
+    // Rebuilt from the event store: commits need no sync of their own (docs/decisions/0101).
+    for (const db of [this.writer, this.reader]) db.pragma('synchronous = NORMAL');
   }
 
   private ensureTable(name: string): string {
@@ -107,7 +111,8 @@ export class SqliteReadStore implements ReadStore {
       this.writer.exec('BEGIN IMMEDIATE');
       try {
         await work({ collection: <T extends Doc>(name: string) => new SqliteCollection<T>(this.writer, this.ensureTable(name)) });
-        prepared(this.writer, 'INSERT INTO checkpoints (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position')
+        this.writer
+          .prepare('INSERT INTO checkpoints (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position')
           .run(consumer, position);
         this.writer.exec('COMMIT');
       } catch (error) {

@@ -1,7 +1,7 @@
 import type { Position } from '../../commands/ports.js';
 import type { CursorKey, DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx } from '../../projections/ports.js';
 import { Mutex } from '../mutex.js';
-import { derivedDurability, openSqlite, type SqliteDb } from './open.js';
+import { openSqlite, type SqliteDb } from './open.js';
 
 /** Embedding width of the vector table; the embedder that fills it comes with vector search. */
 export const VECTOR_DIMENSIONS = 384;
@@ -122,7 +122,8 @@ export class SqliteSearchIndex implements SearchIndex {
     this.reader = openSqlite(file, { vectors: true });
     this.w = statements(this.writer);
     this.r = statements(this.reader);
-    for (const db of [this.writer, this.reader]) derivedDurability(db);
+    // Rebuilt from the event store: commits need no sync of their own (docs/decisions/0101).
+    for (const db of [this.writer, this.reader]) db.pragma('synchronous = NORMAL');
   }
 
   async get(env: string, folder: string, key: string): Promise<DeliveryDoc | null> {

@@ -1,19 +1,36 @@
 import { expect } from 'chai';
-import { openSqlite } from '../../infra/sqlite/open.js';
+import type { SqliteDb } from '../../infra/sqlite/open.js';
+import { SqliteEventStore } from '../../infra/sqlite/event-store.js';
+import { SqliteReadStore } from '../../infra/sqlite/read-store.js';
+import { SqliteSearchIndex } from '../../infra/sqlite/search-index.js';
 import { tempDir } from '../support/temp.js';
 
-describe('SQLite durability settings', () => {
-  it('syncs every commit of a source-of-truth file (WAL, synchronous FULL)', () => {
-    const db = openSqlite(`${tempDir()}/events.db`);
-    expect(db.pragma('journal_mode', { simple: true })).to.equal('wal');
-    expect(db.pragma('synchronous', { simple: true })).to.equal(2);
-    db.close();
+/** The connections an adapter keeps (private fields, read here to check their settings). */
+const connections = (adapter: object): SqliteDb[] =>
+  Object.values(adapter).filter((value): value is SqliteDb => typeof value === 'object' && value !== null && typeof (value as SqliteDb).pragma === 'function');
+
+describe('SQLite durability settings (docs/decisions/0101)', () => {
+  it('syncs every commit of the event store: WAL, synchronous FULL', async () => {
+    const store = new SqliteEventStore(`${tempDir()}/events.db`);
+    const dbs = connections(store);
+    expect(dbs).to.have.length(1);
+    for (const db of dbs) {
+      expect(db.pragma('journal_mode', { simple: true })).to.equal('wal');
+      expect(db.pragma('synchronous', { simple: true })).to.equal(2);
+    }
+    await store.close();
   });
 
-  it('opens a derived file (read models, delivery index) with WAL and synchronous NORMAL', () => {
-    const db = openSqlite(`${tempDir()}/read-models.db`, { derived: true });
-    expect(db.pragma('journal_mode', { simple: true })).to.equal('wal');
-    expect(db.pragma('synchronous', { simple: true })).to.equal(1);
-    db.close();
+  it('commits the read models and the delivery index with WAL and synchronous NORMAL, on every connection', async () => {
+    const dir = tempDir();
+    for (const adapter of [new SqliteReadStore(`${dir}/read-models.db`), new SqliteSearchIndex(`${dir}/delivery.db`)]) {
+      const dbs = connections(adapter);
+      expect(dbs).to.have.length(2);
+      for (const db of dbs) {
+        expect(db.pragma('journal_mode', { simple: true })).to.equal('wal');
+        expect(db.pragma('synchronous', { simple: true })).to.equal(1);
+      }
+      await adapter.close();
+    }
   });
 });

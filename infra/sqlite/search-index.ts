@@ -117,13 +117,11 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly mutex = new Mutex();
 
   constructor(file: string) {
-    this.writer = openSqlite(file, { vectors: true });
+    this.writer = openSqlite(file, { vectors: true, derived: true });
     this.writer.exec(SCHEMA);
     this.reader = openSqlite(file, { vectors: true });
     this.w = statements(this.writer);
     this.r = statements(this.reader);
-    // Rebuilt from the event store: commits need no sync of their own (docs/decisions/0101).
-    for (const db of [this.writer, this.reader]) db.pragma('synchronous = NORMAL');
   }
 
   async get(env: string, folder: string, key: string): Promise<DeliveryDoc | null> {

@@ -44,3 +44,21 @@ describe('concurrent resource creates over HTTP (group commit)', () => {
     expect(list.body.count).to.equal(50);
   });
 });
+
+describe('concurrent creates on one hot stream (RESOURCE_LIMIT counts every create on one stream)', () => {
+  let s: TestService;
+  let folder: string;
+
+  before(async () => {
+    s = await startTestService({ PLAN: 'pro', RESOURCE_LIMIT: '1000' });
+    folder = await collectionWithSchema(s, 'articles');
+  });
+  after(async () => s?.stop());
+
+  it('answers 100 parallel creates 201 each: appends to the shared slot stream queue up instead of running out of retries', async () => {
+    const replies = await Promise.all(Array.from({ length: 100 }, (_, i) => s.api('POST', v1(s, `/collections/${folder}/resources/`), { data: { title: `t${i}` } })));
+    expect(replies.map((r) => r.status)).to.deep.equal(replies.map(() => 201));
+    const list = await s.api('GET', v1(s, `/collections/${folder}/resources/?limit=1`));
+    expect(list.body.count).to.equal(100);
+  });
+});

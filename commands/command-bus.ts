@@ -26,9 +26,9 @@ const CACHE_SIZE = 10_000;
  * brought up to date by reading only the events after the cached revision.
  */
 export class CommandBus {
-  private readonly cache = new Map<string, Cached>();
   /** Per stream, the end of the commands queued on it in this process. */
   private readonly turns = new Map<string, Promise<unknown>>();
+  private readonly cache = new Map<string, Cached>();
 
   constructor(private readonly store: EventStore) {}
 

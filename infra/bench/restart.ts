@@ -58,7 +58,7 @@ async function timeToFirstAnswer(ctx: BenchContext, dataDir: string, key: string
 }
 
 /**
- * Restart time on a copy of the run's data (BENCH_RESOURCES resources and more): from process
+ * Restart time on a copy of the run's data (run first: the BENCH_RESOURCES seeded resources): from process
  * start to the first answered delivery request, once with the read side kept (catch-up from
  * its checkpoints) and once with only the event store (every event replayed into the read side
  * before the service listens). Their difference is the replay.

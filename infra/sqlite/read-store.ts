@@ -92,6 +92,8 @@ export class SqliteReadStore implements ReadStore {
     if (shadow) this.writer.pragma('synchronous = NORMAL');
     this.writer.exec(`CREATE TABLE IF NOT EXISTS ${this.checkpoints} (consumer TEXT PRIMARY KEY, position TEXT NOT NULL)`);
     this.reader = openSqlite(file);
+    // Rebuilt from the event store: commits need no sync of their own (docs/decisions/0101).
+    for (const db of [this.writer, this.reader]) db.pragma('synchronous = NORMAL');
   }
 
   private table(name: string): string {

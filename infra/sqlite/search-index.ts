@@ -142,7 +142,7 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly searchReader: SqliteSearchTables;
 
   constructor(file: string) {
-    this.writer = openSqlite(file, { vectors: true });
+    this.writer = openSqlite(file, { vectors: true, derived: true });
     this.writer.exec(SCHEMA);
     this.writer.exec(SEARCH_SCHEMA);
     this.reader = openSqlite(file, { vectors: true });

@@ -22,9 +22,13 @@ export async function shapeItem(doc: DeliveryDoc, withData: boolean, collection:
   return item;
 }
 
-/** The surrogate keys of an answer: its collection, its documents and every document populate read. */
+/**
+ * The surrogate keys of an answer: the environment (its locales shape every answer), the API
+ * (its connections decide what is served), the collection, its documents and every document
+ * populate read.
+ */
 export function surrogateKeys(folder: string, docs: readonly DeliveryDoc[], ctx: PopulateContext): string[] {
-  const keys = [folder, ...docs.map((d) => d.key)];
+  const keys = [ctx.env, ctx.api.key, folder, ...docs.map((d) => d.key)];
   // A document populate did not find counts too: its publish changes this answer.
   for (const id of ctx.seen.keys()) {
     const at = id.indexOf('::');

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { notFound } from '../../domain/errors.js';
+import { param } from '../query.js';
 import { sendCached } from './caching.js';
 import type { DeliveryApi, DeliveryRoute } from './routing.js';
 
@@ -96,5 +97,5 @@ function routesOf(api: DeliveryApi, route: DeliveryRoute): Record<string, unknow
 export function routerIntrospection(req: Request, res: Response, api: DeliveryApi): void {
   if (!api.router_introspection_enabled) throw notFound('route_not_found', 'Route');
   const body = { api: api.prefix, routes: api.routes.flatMap((route) => routesOf(api, route)) };
-  sendCached(req, res, body, api.routes.map((r) => r.folder));
+  sendCached(req, res, body, [param(req, 'env'), api.key, ...api.routes.map((r) => r.folder)]);
 }

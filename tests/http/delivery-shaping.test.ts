@@ -133,6 +133,8 @@ describe('HTTP: delivered documents are localized, selected, truncated and popul
     const listed = await f.get(`learn/courses/${course.body.key}/modules/?where__views__gte=2`);
     expect(listed.status).to.equal(200);
     expect(listed.body.results.map((r: { data: { views: number } }) => r.data.views)).to.deep.equal([5]);
+    const reserved = await f.get('learn/courses/_schema/modules/');
+    expect(reserved.status).to.equal(404);
     const router = await f.get('learn/_router');
     expect(router.body.routes.map((r: { path_template: string }) => r.path_template)).to.include('/courses/{courses_key}/modules/');
   });
@@ -178,7 +180,7 @@ describe('HTTP: delivered documents are localized, selected, truncated and popul
     const first = await f.get('site/articles/?limit=2');
     const etag = first.headers.get('etag') ?? '';
     expect(etag).to.match(/^"[A-Za-z0-9_-]+"$/);
-    expect(first.headers.get('surrogate-key')?.split(' ')).to.deep.equal([f.articles, ...keysOf(first)]);
+    expect(first.headers.get('surrogate-key')?.split(' ')).to.deep.equal([s.env, f.siteApi, f.articles, ...keysOf(first)]);
     const again = await f.get('site/articles/?limit=2', { 'if-none-match': etag });
     expect(again.status).to.equal(304);
     expect(again.body).to.equal(null);
@@ -187,7 +189,7 @@ describe('HTTP: delivered documents are localized, selected, truncated and popul
     expect((await f.get('site/articles/?limit=1', { 'if-none-match': etag })).status).to.equal(200);
 
     const single = await one(a[0]!);
-    expect(single.headers.get('surrogate-key')).to.equal(`${f.articles} ${a[0]}`);
+    expect(single.headers.get('surrogate-key')).to.equal(`${s.env} ${f.siteApi} ${f.articles} ${a[0]}`);
     const revision = await s.api('POST', v1(s, `/collections/${f.articles}/resources/${a[0]}/revisions/`), { data: { title: { en: 'Changed' }, views: 10 } });
     expect(revision.status, JSON.stringify(revision.body)).to.equal(201);
     const published = await s.api('POST', v1(s, `/collections/${f.articles}/resources/${a[0]}/revisions/${revision.body.key}/publish/`), {});

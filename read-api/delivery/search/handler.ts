@@ -11,6 +11,7 @@ import { requireMethod, servesData } from '../methods.js';
 import type { PopulateContext } from '../populate.js';
 import { readOptions, refuseUnknownParameters } from '../query/read-options.js';
 import { parseSort } from '../query/sort.js';
+import { parseJoin } from '../query/join.js';
 import { parseWhereTree } from '../query/where.js';
 import { invalid } from './body-schema.js';
 import { listPage, rankedPage, rankedStart, unfiltered, type PageAsk } from './pages.js';
@@ -57,10 +58,12 @@ export async function searchCollection(deps: SearchDeps, req: Request, res: Resp
   const catalog = withData ? (collection?.catalog ?? new Map()) : new Map();
   const options = { ...readOptions(query, model.locales, catalog), fields: request.fields?.map((f) => f.split('.')) ?? null };
   const context = { catalog, locale: options.searchLocale };
-  const where = parseWhereTree(request.where, context);
+  const { joins, aliases } = parseJoin(request.join, request.where, { api, model, catalog, locale: options.searchLocale });
+  const where = parseWhereTree(request.where, context, aliases);
   const sort = parseSort(request.sort ?? undefined, context);
   const owners = await ownersOf(index, env, match);
-  const filter = { ...(where ? { where } : {}), sort, owners };
+  const filter = { ...(where ? { where } : {}), ...(joins.length > 0 ? { joins } : {}), sort, owners };
+
 
   const depth = unfiltered(filter) && request.mode !== 'vector_boosted' ? rankedStart(ask) + ask.limit + 1 : TEXT_CANDIDATES;
   const ranked = await rankedKeys({ index, embedder, env, folder, locale: options.searchLocale }, request, depth);

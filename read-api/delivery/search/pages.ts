@@ -1,4 +1,4 @@
-import type { DeliveryQuery, SortKey, WhereNode } from '../../../projections/delivery-query.js';
+import type { DeliveryQuery, JoinFilter, SortKey, WhereNode } from '../../../projections/delivery-query.js';
 import { effectiveSort } from '../../../projections/delivery-query.js';
 import { cursorOf } from '../../../projections/delivery-query-eval.js';
 import type { DeliveryDoc, SearchIndex } from '../../../projections/ports.js';
@@ -10,7 +10,13 @@ export type ResultPage = { readonly docs: readonly DeliveryDoc[]; readonly next:
 
 export type PageAsk = { readonly limit: number; readonly next?: string; readonly previous?: string };
 
-export type Filter = { readonly where?: WhereNode; readonly sort: readonly SortKey[]; readonly owners: readonly string[] | null };
+export type Filter = {
+  readonly where?: WhereNode;
+  /** Joined collections the documents must reach (docs/decisions/0046). */
+  readonly joins?: readonly JoinFilter[];
+  readonly sort: readonly SortKey[];
+  readonly owners: readonly string[] | null;
+};
 
 /**
  * Nothing ranked: the collection filtered by `where`, in `sort` order, keyset-paged inside the
@@ -20,6 +26,7 @@ export async function listPage(index: SearchIndex, env: string, folder: string, 
   const sort = effectiveSort({ sort: filter.sort });
   const query: DeliveryQuery = {
     ...(filter.where ? { where: filter.where } : {}),
+    ...(filter.joins ? { joins: filter.joins } : {}),
     sort: filter.sort,
     limit: ask.limit,
     ...(filter.owners ? { owners: filter.owners } : {}),
@@ -60,7 +67,7 @@ export const rankedStart = (ask: PageAsk): number =>
   ask.next !== undefined ? decodeOffset(ask.next, 'next') : ask.previous !== undefined ? Math.max(0, decodeOffset(ask.previous, 'previous') - ask.limit) : 0;
 
 /** Whether a ranked page needs only the ranked keys down to its end (nothing filters or reorders them). */
-export const unfiltered = (filter: Filter): boolean => !filter.where && filter.sort.length === 0 && !filter.owners;
+export const unfiltered = (filter: Filter): boolean => !filter.where && !filter.joins && filter.sort.length === 0 && !filter.owners;
 
 export async function rankedPage(index: SearchIndex, env: string, folder: string, ranked: readonly string[], filter: Filter, ask: PageAsk): Promise<ResultPage> {
   const start = rankedStart(ask);
@@ -74,7 +81,7 @@ export async function rankedPage(index: SearchIndex, env: string, folder: string
   } else {
     const keyed: WhereNode = { kind: 'condition', field: { scope: 'sys', name: 'key' }, op: 'in', value: [...ranked] };
     const where: WhereNode = filter.where ? { kind: 'all_of', items: [filter.where, keyed] } : keyed;
-    const { items } = await index.query(env, folder, { where, sort: filter.sort, limit: ranked.length, ...(filter.owners ? { owners: filter.owners } : {}) });
+    const { items } = await index.query(env, folder, { where, sort: filter.sort, limit: ranked.length, ...(filter.joins ? { joins: filter.joins } : {}), ...(filter.owners ? { owners: filter.owners } : {}) });
     const rank = new Map(ranked.map((key, i) => [key, i]));
     const ordered = filter.sort.length > 0 ? items : [...items].sort((a, b) => rank.get(a.key)! - rank.get(b.key)!);
     window = ordered.slice(start, start + ask.limit + 1);

@@ -17,6 +17,8 @@ export type SearchRequest = {
   readonly hybrid: { readonly vectorWeight: number; readonly textWeight: number; readonly rerank: boolean };
   readonly boost: { readonly factor: number; readonly threshold: number | null; readonly maxResults: number };
   readonly where: unknown;
+  /** The body's `join`, parsed against the API's connections by the handler (docs/decisions/0046). */
+  readonly join: unknown;
   readonly sort: readonly string[] | null;
   readonly fields: readonly string[] | null;
   readonly limit: number | null;
@@ -77,7 +79,6 @@ function checkMode(body: Body, mode: SearchMode, no: Refusals): void {
   }
   if (body.hybrid_config && mode !== 'hybrid') no.add('hybrid_config', 'applies to search_mode hybrid only');
   if (body.vector_boost_config && mode !== 'vector_boosted') no.add('vector_boost_config', 'applies to search_mode vector_boosted only');
-  if (body.join !== undefined) no.add('join', 'is not supported by _search');
 }
 
 /** Named fields must exist in the collection's published schema with the right flag. */
@@ -163,6 +164,7 @@ export function parseSearchRequest(raw: unknown, fields: readonly SearchField[])
     hybrid,
     boost: { factor: boostConfig.boost_factor ?? 1.5, threshold: boostConfig.similarity_threshold ?? null, maxResults: boostConfig.max_boost_results ?? 20 },
     where: body.where,
+    join: body.join,
     sort: body.sort ?? null,
     fields: body.fields ?? null,
     limit: body.limit === undefined ? null : Math.min(body.limit, 100),

@@ -17,6 +17,10 @@ export type Config = {
   /** Most resources per environment, or null (the default) for no limit (docs/decisions/0031). */
   readonly resourceLimit: number | null;
   readonly logLevel: string;
+  /** `/readyz`: most events a projection may have left to apply and still count as caught up. */
+  readonly readyMaxLag: number;
+  /** Shutdown: how long in-flight requests may take to finish before their connections are cut. */
+  readonly shutdownGraceMs: number;
 };
 
 const PLANS: readonly PlanCode[] = ['free', 'starter', 'pro', 'enterprise'];
@@ -53,5 +57,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     waitTimeoutMs: int(env.WAIT_TIMEOUT_MS, 5000, 'WAIT_TIMEOUT_MS'),
     resourceLimit: positive(env.RESOURCE_LIMIT, 'RESOURCE_LIMIT'),
     logLevel: env.LOG_LEVEL ?? 'info',
+    readyMaxLag: int(env.READY_MAX_LAG, 100, 'READY_MAX_LAG'),
+    shutdownGraceMs: int(env.SHUTDOWN_GRACE_MS, 10_000, 'SHUTDOWN_GRACE_MS'),
   };
 }

@@ -25,8 +25,13 @@ import { jwtSecret } from './auth/jwt-secret.js';
 import { ensureBootstrap, type BootstrapFile } from './bootstrap.js';
 import type { Config } from './config.js';
 import { deliveryApp } from './http/delivery-app.js';
+import { frontRouter } from './http/front.js';
+import { closeGracefully } from './http/shutdown.js';
 import { managementApp } from './http/management-app.js';
 import { createLogger, logErrors, type Logger } from './logger.js';
+import { createMetrics } from './observability/metrics.js';
+import { projectionReports, readiness } from './observability/readiness.js';
+import { timedEventStore } from './observability/timed-event-store.js';
 import { closeStores, openStores } from './stores.js';
 
 export type Service = {
@@ -66,7 +71,9 @@ export async function startService(config: Config, logger: Logger = createLogger
   const log = logErrors(logger);
   const stores = await openStores(config);
   const { readStore, searchIndex } = stores;
-  const eventStore = options.wrapEventStore ? options.wrapEventStore(stores.eventStore) : stores.eventStore;
+  const lagOf = { eventStore: stores.eventStore, projections: null as Projections | null, maxLag: config.readyMaxLag, timeoutMs: 2000 };
+  const metrics = createMetrics(async () => (lagOf.projections ? projectionReports({ ...lagOf, projections: lagOf.projections }) : []));
+  const eventStore = timedEventStore(options.wrapEventStore ? options.wrapEventStore(stores.eventStore) : stores.eventStore, metrics);
   const bus = new CommandBus(eventStore);
   const routing = new DeliveryRouting(readStore);
 
@@ -101,6 +108,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     new ProjectionRunner(eventStore, revisions, { log }),
     new ProjectionRunner(eventStore, deliveryTarget(searchIndex), { log }),
   ]);
+  lagOf.projections = projections;
   await projections.start();
   await projections.waitFor(await eventStore.headPosition(), 10 * 60_000);
   await routing.loadAll();
@@ -114,7 +122,10 @@ export async function startService(config: Config, logger: Logger = createLogger
           limit: config.resourceLimit,
           existing: async (env) => (await readStore.collection('resources').find({ env })).map((doc) => ({ folder: String(doc.folder), key: doc._id })),
         };
+  let draining = false;
+  const front = { logger, metrics, readiness: () => readiness({ ...lagOf, projections, draining: () => draining }) };
   const management = managementApp({
+    front: frontRouter(front, 'management'),
     bus,
     validator,
     projections,
@@ -125,22 +136,28 @@ export async function startService(config: Config, logger: Logger = createLogger
     jwtSecret: secret,
     log,
   });
-  const delivery = deliveryApp({ routing, searchIndex, log });
+  const delivery = deliveryApp({ routing, searchIndex, log, front: frontRouter(front, 'delivery') });
   const servers = [await listen(management as never, config.host, config.port), await listen(delivery as never, config.host, config.deliveryPort)];
   const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };
 
   const { file, created } = await ensureBootstrap(config, { bus, eventStore, projections, jwtSecret: secret, urls });
 
+  let stopping: Promise<void> | null = null;
   return {
     urls,
     bootstrap: file,
     bootstrapCreated: created,
     projections,
     apps: { management, delivery },
-    async stop() {
-      await Promise.all(servers.map((s) => new Promise((resolve) => { s.closeAllConnections(); s.close(resolve); })));
-      await projections.stop();
-      await closeStores(stores);
+    /** Graceful: readiness turns 503, in-flight requests finish, projections commit their batch and checkpoint, stores close. */
+    stop() {
+      stopping ??= (async () => {
+        draining = true;
+        await Promise.all(servers.map((s) => closeGracefully(s, config.shutdownGraceMs)));
+        await projections.stop();
+        await closeStores(stores);
+      })();
+      return stopping;
     },
   };
 }

@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { SearchIndex } from '../../projections/ports.js';
 import { bodyDepthGuard } from './body-depth.js';
@@ -9,11 +9,12 @@ import { JSON_TYPES, jsonBodiesOnly } from './json-only.js';
 import { BODY_LIMIT } from './management-app.js';
 
 /** The delivery interface: `{delivery_url}/{api_prefix}/...` where delivery_url is `{origin}/{env}`. */
-export function deliveryApp(deps: { routing: DeliveryRouting; searchIndex: SearchIndex; log: (m: string, e: unknown) => void }): Express {
+export function deliveryApp(deps: { routing: DeliveryRouting; searchIndex: SearchIndex; log: (m: string, e: unknown) => void; front?: RequestHandler }): Express {
   const app = express();
   app.set('etag', false);
   app.set('x-powered-by', false);
   app.use(helmet({ contentSecurityPolicy: false }));
+  if (deps.front) app.use(deps.front);
   app.use(jsonBodiesOnly);
   app.use(express.json({ limit: BODY_LIMIT, strict: false, type: JSON_TYPES }));
   app.use(bodyDepthGuard);

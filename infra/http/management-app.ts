@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { ReadDeps } from '../../read-api/deps.js';
 import { apiKeysReadRouter } from '../../read-api/api-keys.js';
@@ -30,11 +30,13 @@ import { JSON_TYPES, jsonBodiesOnly } from './json-only.js';
 export const BODY_LIMIT = '8mb';
 
 /** The management (command and query) interface under `/v1`. */
-export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; log: (m: string, e: unknown) => void }): Express {
+export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; log: (m: string, e: unknown) => void; front?: RequestHandler }): Express {
   const app = express();
   app.set('etag', false);
   app.set('x-powered-by', false);
   app.use(helmet());
+  // Request ids, metrics and the operations endpoints: before credentials (docs/decisions/0110).
+  if (deps.front) app.use(deps.front);
   // Credentials first: an unauthenticated request is 401 whatever its body holds.
   app.use(managementAuth(deps.jwtSecret, deps.readStore));
   app.use(jsonBodiesOnly);

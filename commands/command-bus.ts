@@ -28,10 +28,15 @@ const CACHE_SIZE = 10_000;
 export class CommandBus {
   private readonly cache = new Map<string, Cached>();
 
-  constructor(private readonly store: EventStore) {}
+  constructor(
+    private readonly store: EventStore,
+    /** Told whether each load found the stream's state in the cache (metrics). */
+    private readonly onCacheLookup: (hit: boolean) => void = () => {},
+  ) {}
 
   async load<S, C extends Message, E extends Message>(decider: Decider<S, C, E>, stream: string): Promise<Loaded<S>> {
     const cached = this.cache.get(stream);
+    this.onCacheLookup(cached !== undefined && cached.decider === decider);
     let state = cached && cached.decider === decider ? (cached.state as S) : decider.initialState();
     let revision = cached && cached.decider === decider ? cached.revision : NO_STREAM;
     for (const event of await this.store.readStream(stream, revision + 1)) {

@@ -75,6 +75,7 @@ describe('HTTP: operations endpoints (healthz, readyz, metrics, request ids)', f
     expect(text).to.match(/eventstore_append_duration_seconds_count\{outcome="ok"\} [1-9]/);
     expect(text).to.match(/projection_lag_events\{projection="read-models"\} 0/);
     expect(text).to.match(/projection_stopped\{projection="delivery-index"\} 0/);
+    expect(text).to.match(/cache_lookups_total\{cache="aggregate_state",result="(hit|miss)"\} [1-9]/);
     expect(text).to.include('process_cpu_seconds_total');
     expect(text).not.to.include(s.env);
   });

@@ -5,7 +5,7 @@ import { apiKeyView } from '../read-api/views.js';
 import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
 import { respondAfterWrite } from './respond.js';
-import { validator } from './validate.js';
+import { documented, validator } from './validate.js';
 
 const keyBody = validator<{ description: string; role: string | null }>({
   type: 'object',
@@ -15,6 +15,9 @@ const keyBody = validator<{ description: string; role: string | null }>({
   },
   additionalProperties: false,
 });
+
+// The request schemas in the API documents (/openapi.json).
+documented(keyBody, { method: 'POST', path: '/management-api/api-keys/', in: 'body' });
 
 /** Creates management API keys; the secret key is in the create response only. */
 export function apiKeysWriteRouter(deps: WriteDeps): Router {

@@ -8,7 +8,7 @@ import { collectionView } from '../read-api/views.js';
 import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
 import { respondAfterWrite } from './respond.js';
-import { validator } from './validate.js';
+import { documented, validator } from './validate.js';
 
 type Body = {
   name: string;
@@ -57,6 +57,10 @@ function keyOf(req: Request): string {
   if (key === undefined || key === '') throw new DomainError('validation_error', 'Give the collection key.', { key: ['is required'] });
   return key;
 }
+
+// The request schemas in the API documents (/openapi.json).
+documented(createBody, { method: 'POST', path: '/tree/', in: 'body' });
+documented(updateBody, { method: 'PUT', path: '/tree/collection/', in: 'body' }, { method: 'PUT', path: '/tree/folder/', in: 'body' });
 
 /** Creates, updates and deletes collections. */
 export function collectionsWriteRouter(deps: WriteDeps): Router {

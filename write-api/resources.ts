@@ -8,7 +8,7 @@ import type { WriteDeps } from './deps.js';
 import { ifMatch } from './if-match.js';
 import { answerResource } from './resource-answer.js';
 import { deleteWithDescendants } from './resource-delete.js';
-import { validator } from './validate.js';
+import { documented, validator } from './validate.js';
 
 const BASES = ['/collections/:collection/resources', '/folders/:collection/resources'];
 const paths = (suffix: string): string[] => BASES.map((b) => `${b}${suffix}`);
@@ -52,6 +52,12 @@ const metadataBody = validator<{ name?: string | null }>({
   properties: { name },
   additionalProperties: false,
 });
+
+// The request schemas in the API documents (/openapi.json).
+documented(createBody, { method: 'POST', path: '/resources/', in: 'body' });
+documented(upsertBody, { method: 'PUT', path: '/resources/', in: 'body' });
+documented(externalIdQuery, { method: 'POST', path: '/resources/', in: 'query' }, { method: 'PUT', path: '/resources/', in: 'query' });
+documented(metadataBody, { method: 'PUT', path: '/resources/:resource/', in: 'body' });
 
 /** Resource writes: create, upsert by external_id, metadata update, delete. */
 export function resourcesWriteRouter(deps: WriteDeps): Router {

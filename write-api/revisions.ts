@@ -6,7 +6,7 @@ import { revisionView } from '../read-api/views.js';
 import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
 import { respondAfterWrite } from './respond.js';
-import { validator } from './validate.js';
+import { documented, validator } from './validate.js';
 
 const BASES = ['/collections/:collection/resources/:resource/revisions', '/folders/:collection/resources/:resource/revisions'];
 const paths = (suffix: string): string[] => BASES.map((b) => `${b}${suffix}`);
@@ -19,6 +19,10 @@ const createBody = validator<{ data: Record<string, unknown>; validate_data: boo
 });
 /** Publish and validate take no fields (an empty or missing body). */
 const emptyBody = validator<Record<string, never>>({ type: 'object', additionalProperties: false });
+
+// The request schemas in the API documents (/openapi.json).
+documented(createBody, { method: 'POST', path: '/revisions/', in: 'body' });
+documented(emptyBody, { method: 'POST', path: '/revisions/:revision/publish/', in: 'body' }, { method: 'POST', path: '/revisions/:revision/validate/', in: 'body' });
 
 /** Revision writes: create a draft, publish, validate against the current schema, delete. */
 export function revisionsWriteRouter(deps: WriteDeps): Router {

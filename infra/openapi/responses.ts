@@ -55,7 +55,7 @@ export const RESPONSES: readonly ResponseEntry[] = [
   one('POST', '/resources/', 'Resource', '201'),
   one('GET', '/resources/:resource/', 'Resource'),
   one('PUT', '/resources/:resource/', 'Resource'),
-  list('/locales/', 'Locale'),
+  { method: 'GET', path: '/locales/', status: '200', description: 'Every locale of the environment, oldest first: a bare array.', schema: { type: 'array', items: ref('Locale') } },
   one('POST', '/locales/', 'Locale', '201'),
   one('GET', '/locales/:code/', 'Locale'),
   one('PUT', '/locales/:code/', 'Locale'),

@@ -1,0 +1,67 @@
+import { expect } from 'chai';
+import { collectionWithSchema, v1 } from '../support/content.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+/** Shapes the product's own client library sends or expects (docs/decisions/0114). */
+describe('HTTP: shapes the product client relies on', function () {
+  this.timeout(30_000);
+  let s: TestService;
+  let books: string;
+
+  before(async () => {
+    s = await startTestService();
+    books = await collectionWithSchema(s, 'books');
+  });
+  after(() => s.stop());
+
+  const count = async (): Promise<number> => (await s.api('GET', v1(s, `/collections/${books}/resources/`))).body.count as number;
+
+  describe('external_id in the body of a resource create', () => {
+    it('stores it, finds the resource by it, and refuses it again in the collection with 409 external_id_conflict', async () => {
+      const r = await s.api('POST', v1(s, `/collections/${books}/resources/`), { data: { title: 'Dune' }, external_id: 'isbn-1' });
+      expect(r.status).to.equal(201);
+      expect(r.body.external_id).to.equal('isbn-1');
+      const found = await s.api('GET', v1(s, `/collections/${books}/resources/?external_id=isbn-1`));
+      expect(found.body.results.map((x: { key: string }) => x.key)).to.deep.equal([r.body.key]);
+      const again = await s.api('POST', v1(s, `/collections/${books}/resources/`), { data: { title: 'Other' }, external_id: 'isbn-1' });
+      expect(again.status).to.equal(409);
+      expect(again.body.error_code).to.equal('external_id_conflict');
+      const viaQuery = await s.api('POST', v1(s, `/collections/${books}/resources/?external_id=isbn-1`), { data: { title: 'Other' } });
+      expect(viaQuery.status).to.equal(409);
+    });
+
+    it('accepts null as no external_id, and the same value in the query and the body', async () => {
+      const none = await s.api('POST', v1(s, `/collections/${books}/resources/`), { data: { title: 'No id' }, external_id: null });
+      expect(none.status).to.equal(201);
+      expect(none.body.external_id).to.equal(null);
+      const both = await s.api('POST', v1(s, `/collections/${books}/resources/?external_id=same`), { data: { title: 'Both' }, external_id: 'same' });
+      expect(both.status).to.equal(201);
+      expect(both.body.external_id).to.equal('same');
+    });
+
+    it('refuses a malformed one, or two different ones, with 422 validation_error naming external_id, and creates nothing', async () => {
+      const before = await count();
+      for (const external_id of ['a b', '', 'x'.repeat(256), 5]) {
+        const r = await s.api('POST', v1(s, `/collections/${books}/resources/`), { data: { title: 'X' }, external_id });
+        expect(r.status, String(external_id).slice(0, 10)).to.equal(422);
+        expect(r.body.error_code).to.equal('validation_error');
+        expect(r.body.detail).to.have.property('external_id');
+      }
+      const twice = await s.api('POST', v1(s, `/collections/${books}/resources/?external_id=one`), { data: { title: 'X' }, external_id: 'two' });
+      expect(twice.status).to.equal(422);
+      expect(twice.body.detail).to.have.property('external_id');
+      expect(await count()).to.equal(before);
+      const free = await s.api('POST', v1(s, `/collections/${books}/resources/?external_id=one`), { data: { title: 'X' } });
+      expect(free.status, 'the refused create claimed nothing').to.equal(201);
+    });
+  });
+
+  describe('the locales list', () => {
+    it('is a bare array of locale objects', async () => {
+      const r = await s.api('GET', v1(s, '/locales/'));
+      expect(r.status).to.equal(200);
+      expect(r.body).to.be.an('array');
+      expect(r.body[0]).to.have.all.keys('name', 'code', 'environment', 'is_default', 'created_at');
+    });
+  });
+});

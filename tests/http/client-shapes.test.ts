@@ -56,6 +56,37 @@ describe('HTTP: shapes the product client relies on', function () {
     });
   });
 
+  describe('collection embedding settings', () => {
+    it('takes embedding_model and embedding_dimension on create and shows them on every read (null when not given)', async () => {
+      const r = await s.api('POST', v1(s, '/collections/tree/'), { name: 'Notes', alias: 'notes', embedding_model: 'text-embedding-3-small', embedding_dimension: 1536 });
+      expect(r.status).to.equal(201);
+      expect(r.body).to.include({ embedding_model: 'text-embedding-3-small', embedding_dimension: 1536 });
+      const got = await s.api('GET', v1(s, `/collections/tree/collection/?key=${r.body.key}`));
+      expect(got.body).to.include({ embedding_model: 'text-embedding-3-small', embedding_dimension: 1536 });
+      const plain = await s.api('GET', v1(s, `/collections/tree/collection/?key=${books}`));
+      expect(plain.body).to.include({ embedding_model: null, embedding_dimension: null });
+    });
+
+    it('refuses to change them with PUT (422 validation_error naming the field) and keeps them', async () => {
+      const r = await s.api('POST', v1(s, '/collections/tree/'), { name: 'Fixed', alias: 'fixed', embedding_model: 'm1' });
+      const put = await s.api('PUT', v1(s, `/collections/tree/collection/?key=${r.body.key}`), { embedding_model: 'm2' });
+      expect(put.status).to.equal(422);
+      expect(put.body.error_code).to.equal('validation_error');
+      expect(put.body.detail).to.have.property('embedding_model');
+      const renamed = await s.api('PUT', v1(s, `/collections/tree/collection/?key=${r.body.key}`), { name: 'Renamed' });
+      expect(renamed.status).to.equal(200);
+      expect(renamed.body).to.include({ name: 'Renamed', embedding_model: 'm1', embedding_dimension: null });
+    });
+
+    it('refuses a model that is not a short string and a dimension that is not a positive integer with 422', async () => {
+      for (const body of [{ embedding_model: '' }, { embedding_model: 5 }, { embedding_dimension: 0 }, { embedding_dimension: 1.5 }, { embedding_dimension: '768' }]) {
+        const r = await s.api('POST', v1(s, '/collections/tree/'), { name: 'Bad', alias: 'bad', ...body });
+        expect(r.status, JSON.stringify(body)).to.equal(422);
+        expect(Object.keys(r.body.detail)).to.deep.equal(Object.keys(body));
+      }
+    });
+  });
+
   describe('the locales list', () => {
     it('is a bare array of locale objects', async () => {
       const r = await s.api('GET', v1(s, '/locales/'));

@@ -51,6 +51,8 @@ export const RESPONSES: readonly ResponseEntry[] = [
   one('POST', '/model/versions/:version/publish/', 'Version'),
   list('/revisions/', 'Revision'),
   one('GET', '/revisions/:revision/', 'Revision'),
+  one('PUT', '/revisions/:revision/', 'Revision'),
+  one('POST', '/revisions/', 'Revision', '201'),
   list('/resources/', 'Resource'),
   one('POST', '/resources/', 'Resource', '201'),
   one('GET', '/resources/:resource/', 'Resource'),

@@ -87,6 +87,58 @@ describe('HTTP: shapes the product client relies on', function () {
     });
   });
 
+  describe('PUT of a revision', () => {
+    let resource: string;
+    let published: string;
+    const revisions = () => v1(s, `/collections/${books}/resources/${resource}/revisions/`);
+
+    before(async () => {
+      const r = await s.api('POST', v1(s, `/collections/${books}/resources/`), { data: { title: 'First' } });
+      resource = r.body.key;
+      published = r.body.current_revision;
+    });
+
+    it('replaces the data of a draft (200 with the revision), which data/, publish and the audit log then use', async () => {
+      const draft = await s.api('POST', revisions(), { data: { title: 'Draft' } });
+      const put = await s.api('PUT', `${revisions()}${draft.body.key}/`, { data: { title: 'Edited', views: 7 } });
+      expect(put.status).to.equal(200);
+      expect(put.body).to.include({ key: draft.body.key, number: draft.body.number, status: 'draft', is_valid: true });
+      expect(put.body.size).to.equal(Buffer.byteLength(JSON.stringify({ title: 'Edited', views: 7 })));
+      expect((await s.api('GET', `${revisions()}${draft.body.key}/data/`)).body).to.deep.equal({ title: 'Edited', views: 7 });
+      const publish = await s.api('POST', `${revisions()}${draft.body.key}/publish/`, {});
+      expect(publish.status).to.equal(200);
+      expect((await s.api('GET', v1(s, `/collections/${books}/resources/${resource}/data/`))).body).to.deep.equal({ title: 'Edited', views: 7 });
+      const audit = await s.api('GET', v1(s, `/events/?entity_type=revision&event_type=update&entity_key=${draft.body.key}`));
+      expect(audit.body.results).to.have.lengthOf(1);
+      expect(audit.body.results[0].metadata).to.deep.equal({ folder_key: books, resource_key: resource });
+    });
+
+    it('keeps invalid data only with validate_data=false (is_valid null), and refuses it otherwise with 422, changing nothing', async () => {
+      const draft = await s.api('POST', revisions(), { data: { title: 'Valid' } });
+      const bad = await s.api('PUT', `${revisions()}${draft.body.key}/`, { data: { title: 5 } });
+      expect(bad.status).to.equal(422);
+      expect(bad.body.error_code).to.equal('validation_error');
+      expect((await s.api('GET', `${revisions()}${draft.body.key}/data/`)).body).to.deep.equal({ title: 'Valid' });
+      const kept = await s.api('PUT', `${revisions()}${draft.body.key}/`, { data: { title: 5 }, validate_data: false });
+      expect(kept.status).to.equal(200);
+      expect(kept.body.is_valid).to.equal(null);
+      for (const body of [{}, { data: [] }, { data: {}, extra: 1 }]) {
+        expect((await s.api('PUT', `${revisions()}${draft.body.key}/`, body)).status, JSON.stringify(body)).to.equal(422);
+      }
+    });
+
+    it('refuses to change a published revision (422 naming revision), and answers 404 for unknown revisions and resources', async () => {
+      const r = await s.api('PUT', `${revisions()}${published}/`, { data: { title: 'Rewrite history' } });
+      expect(r.status).to.equal(422);
+      expect(r.body.error_code).to.equal('validation_error');
+      expect(r.body.detail).to.have.property('revision');
+      expect((await s.api('PUT', `${revisions()}nope/`, { data: { title: 'x' } })).body.error_code).to.equal('revision_not_found');
+      const unknown = await s.api('PUT', v1(s, `/collections/${books}/resources/nope/revisions/${published}/`), { data: { title: 'x' } });
+      expect(unknown.status).to.equal(404);
+      expect(unknown.body.error_code).to.equal('resource_not_found');
+    });
+  });
+
   describe('the locales list', () => {
     it('is a bare array of locale objects', async () => {
       const r = await s.api('GET', v1(s, '/locales/'));

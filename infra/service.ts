@@ -20,6 +20,7 @@ import { ProjectionRunner, Projections } from '../projections/runner.js';
 import { schemaFieldsProjection } from '../projections/schema-fields.js';
 import { schemaVersionsProjection } from '../projections/schema-versions.js';
 import { tenancyProjection } from '../projections/tenancy.js';
+import { McpEndpoint } from '../read-api/delivery/mcp/endpoint.js';
 import { DeliveryRouting, ROUTING_EVENTS } from '../read-api/delivery/routing.js';
 import { jwtSecret } from './auth/jwt-secret.js';
 import { ensureBootstrap, type BootstrapFile } from './bootstrap.js';
@@ -136,7 +137,8 @@ export async function startService(config: Config, logger: Logger = createLogger
     jwtSecret: secret,
     log,
   });
-  const delivery = deliveryApp({ routing, searchIndex, log, front: frontRouter(front, 'delivery') });
+  const mcp = new McpEndpoint({ routing, readStore });
+  const delivery = deliveryApp({ routing, searchIndex, mcp, log, front: frontRouter(front, 'delivery') });
   const servers = [await listen(management as never, config.host, config.port), await listen(delivery as never, config.host, config.deliveryPort)];
   const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };
 
@@ -149,11 +151,12 @@ export async function startService(config: Config, logger: Logger = createLogger
     bootstrapCreated: created,
     projections,
     apps: { management, delivery },
-    /** Graceful: readiness turns 503, in-flight requests finish, projections commit their batch and checkpoint, stores close. */
+    /** Graceful: readiness turns 503, in-flight requests finish, agent sessions end, projections commit their batch and checkpoint, stores close. */
     stop() {
       stopping ??= (async () => {
         draining = true;
         await Promise.all(servers.map((s) => closeGracefully(s, config.shutdownGraceMs)));
+        mcp.close();
         await projections.stop();
         await closeStores(stores);
       })();

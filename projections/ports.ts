@@ -1,4 +1,5 @@
 import type { Position } from '../commands/ports.js';
+import type { DeliveryQuery } from './delivery-query.js';
 
 export type Scalar = string | number | boolean | null;
 
@@ -105,6 +106,12 @@ export interface SearchIndex {
   get(env: string, folder: string, key: string): Promise<DeliveryDoc | null>;
   /** Published documents of a collection by (created_at, key). */
   list(env: string, folder: string, page: PageRequest): Promise<Page>;
+  /**
+   * Published documents of a collection that match the query's `where` tree, in its sort
+   * order, one page from its cursor: filter, sort and paging run inside the engine.
+   * Items come in sort order whichever way the page was read.
+   */
+  query(env: string, folder: string, query: DeliveryQuery): Promise<Page>;
   unitOfWork(consumer: string, position: Position, work: (tx: SearchIndexTx) => Promise<void>): Promise<void>;
   checkpoint(consumer: string): Promise<Position>;
   close(): Promise<void>;

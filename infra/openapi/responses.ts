@@ -67,7 +67,10 @@ export const RESPONSES: readonly ResponseEntry[] = [
     method: 'GET',
     path: '/:env/:prefix/*segments',
     status: '200',
-    description: 'A collection address lists (cursor page); an item address answers one resource.',
+    description:
+      'A collection address (`{segments}` = the alias path, with parent keys in strict-reference collections) lists published resources in a cursor page; ' +
+      'an item address (`.../{key}/`) answers one resource. Reserved names answer other things: `{collection path}/_schema` the collection\'s JSON schema, ' +
+      '`_router` the route table of the API, `_mcp` the agent endpoint (GET probe, POST JSON-RPC, DELETE session).',
     schema: { oneOf: [ref('DeliveryPage'), ref('DeliveryItem')] },
   },
 ];

@@ -1,5 +1,6 @@
 import { Client, errors, type Types } from '@opensearch-project/opensearch';
 import type { Position } from '../../commands/ports.js';
+import type { DeliveryQuery } from '../../projections/delivery-query.js';
 import type { DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx } from '../../projections/ports.js';
 import { Mutex } from '../mutex.js';
 import { CHECKPOINTS_MAPPING, DOCS_MAPPING, docId, toDoc, toSource, type Checkpoint, type Source } from './mapping.js';
@@ -121,6 +122,11 @@ export class OpenSearchSearchIndex implements SearchIndex {
     const hits = body.hits.hits;
     const items = hits.slice(0, limit).map((hit) => toDoc(hit._source as Source));
     return { items: page.before ? items.reverse() : items, hasMore: hits.length > limit };
+  }
+
+  async query(_env: string, _folder: string, _query: DeliveryQuery): Promise<Page> {
+    // The translation of the query AST to the OpenSearch DSL follows in the next commit.
+    throw new Error('OpenSearch delivery queries are not translated yet');
   }
 
   private async flush(pending: Pending): Promise<void> {

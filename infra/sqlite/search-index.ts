@@ -1,5 +1,8 @@
 import type { Position } from '../../commands/ports.js';
+import { effectiveSort, type DeliveryQuery } from '../../projections/delivery-query.js';
+import { fold } from '../../projections/delivery-query-eval.js';
 import type { CursorKey, DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx } from '../../projections/ports.js';
+import { pageSql, type SqlParam } from './delivery-query-sql.js';
 import { Mutex } from '../mutex.js';
 import { openSqlite, type SqliteDb } from './open.js';
 
@@ -120,6 +123,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.writer = openSqlite(file, { vectors: true });
     this.writer.exec(SCHEMA);
     this.reader = openSqlite(file, { vectors: true });
+    this.reader.function('fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? fold(value) : value));
     this.w = statements(this.writer);
     this.r = statements(this.reader);
   }
@@ -139,6 +143,24 @@ export class SqliteSearchIndex implements SearchIndex {
     const from = page.after ?? LOWEST;
     const rows = this.r.forward.all(env, folder, from.created_at, from.key, limit + 1);
     return { items: rows.slice(0, limit).map(toDoc), hasMore: rows.length > limit };
+  }
+
+  async query(env: string, folder: string, query: DeliveryQuery): Promise<Page> {
+    const limit = Math.max(1, query.limit);
+    const backward = query.before !== undefined;
+    const { sql, params } = pageSql({
+      env,
+      folder,
+      where: query.where,
+      sort: effectiveSort(query),
+      owners: query.owners,
+      cursor: query.before ?? query.after,
+      backward,
+      limit,
+    });
+    const rows = this.reader.prepare<SqlParam[], Row>(sql).all(...params);
+    const items = rows.slice(0, limit).map(toDoc);
+    return { items: backward ? items.reverse() : items, hasMore: rows.length > limit };
   }
 
   /** A list restricted to some owners: the statement depends on how many. */

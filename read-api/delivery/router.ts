@@ -1,99 +1,68 @@
 import { Router, type Request, type Response } from 'express';
 import { DomainError, notFound } from '../../domain/errors.js';
-import type { PageRequest, SearchIndex } from '../../projections/ports.js';
-import { urlWith } from '../pagination.js';
-import { param, queryInt, queryString } from '../query.js';
+import type { SearchIndex } from '../../projections/ports.js';
+import { param } from '../query.js';
 import { corsHeaders } from './cors.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
-import { deliveryItem } from './documents.js';
-import type { DeliveryApi, DeliveryRoute, DeliveryRouting } from './routing.js';
-import { matchRoute, ownersOf, type Match } from './scope.js';
+import { getDocument } from './get-one.js';
+import { listDocuments, type ListContext } from './list.js';
+import { routerIntrospection } from './router-introspection.js';
+import type { McpEndpoint } from './mcp/endpoint.js';
+import type { DeliveryApi, DeliveryRouting } from './routing.js';
+import { collectionSchema } from './schema.js';
+import { matchRoute, type Match } from './scope.js';
 
 export const WWW_AUTHENTICATE = 'Simple realm="delivery-api", Secure realm="delivery-api"';
-const MAX_LIMIT = 100;
 
 /**
  * The address a path names. A collection address wins over an item address of the same
  * segments (`/courses/:key/modules/lessons/` is the level-1 list of lessons, not the module
  * with key `lessons`).
  */
-function resolve(api: DeliveryApi, segments: readonly string[]): Match {
+export function resolve(api: DeliveryApi, segments: readonly string[]): Match {
   const matches = api.routes.map((route) => matchRoute(route, segments)).filter((m): m is Match => m !== null);
   const match = matches.find((m) => m.rest.length === 0) ?? matches[0];
   if (!match) throw notFound('collection_not_found', 'Collection');
   return match;
 }
 
-function requireMethod(route: DeliveryRoute, method: string): void {
-  if (!route.allowed_methods.includes(method)) {
-    throw new DomainError('permission_denied', `The connection does not allow ${method}.`, { allowed_methods: [...route.allowed_methods] });
+/** Delivery credentials: none are accepted yet, so an auth-required API answers 401. */
+function authenticate(api: DeliveryApi, res: Response): void {
+  if (api.is_auth_required) {
+    res.set('WWW-Authenticate', WWW_AUTHENTICATE);
+    throw new DomainError('authentication_required', 'Authentication credentials were not provided or are invalid.');
   }
 }
 
-function pageRequest(req: Request): PageRequest {
-  const raw = queryString(req.query, 'limit');
-  if (raw !== undefined && (!/^-?\d+$/.test(raw) || Number(raw) < 1)) {
-    throw new DomainError('validation_error', 'Invalid query parameter limit.', { limit: ['must be an integer from 1'] });
-  }
-  const limit = Math.min(queryInt(req.query, 'limit', MAX_LIMIT, 1), MAX_LIMIT);
-  const next = queryString(req.query, 'next');
-  const previous = queryString(req.query, 'previous');
-  if (next !== undefined && previous !== undefined) {
-    throw new DomainError('validation_error', 'next and previous cannot be combined.', { next: ['cannot be combined with previous'] });
-  }
-  if (next !== undefined) return { limit, after: decodeCursor(next, 'next') };
-  if (previous !== undefined) return { limit, before: decodeCursor(previous, 'previous') };
-  return { limit };
-}
+/** Names starting with `_` are reserved for endpoints (`_schema`, `_search`, `_router`, `_mcp`): never resource keys. */
+const isReserved = (segment: string): boolean => segment.startsWith('_');
 
 /** The delivery interface of every environment: `/{env}/{api_prefix}/{collection path}/[key/]`. */
-export function deliveryRouter(routing: DeliveryRouting, index: SearchIndex): Router {
+export function deliveryRouter(routing: DeliveryRouting, index: SearchIndex, mcp?: McpEndpoint): Router {
   const router = Router();
 
-  const list = async (req: Request, res: Response, match: Match, env: string) => {
-    requireMethod(match.route, 'get_many');
-    const owners = await ownersOf(index, env, match);
-    const page = pageRequest(req);
-    const { items, hasMore } = await index.list(env, match.route.folder, owners === null ? page : { ...page, owners });
-    const first = items[0];
-    const last = items[items.length - 1];
-    const backward = page.before !== undefined;
-    const cursor = (name: 'next' | 'previous', at: typeof first) =>
-      at ? urlWith(req, { limit: String(page.limit), next: null, previous: null, [name]: encodeCursor(at) }) : null;
-    const withData = match.route.allowed_methods.includes('get_one');
-    res.json({
-      limit: page.limit,
-      next: backward || hasMore ? cursor('next', last) : null,
-      previous: (backward ? hasMore : page.after !== undefined) ? cursor('previous', first) : null,
-      results: items.map((doc) => deliveryItem(doc, withData)),
-    });
-  };
-
-  const getOne = async (res: Response, match: Match, env: string, key: string) => {
-    requireMethod(match.route, 'get_one');
-    const owners = await ownersOf(index, env, match);
-    const doc = await index.get(env, match.route.folder, key);
-    if (!doc || (owners !== null && !owners.includes(doc.owner ?? ''))) throw notFound('resource_not_found', 'Resource');
-    res.json(deliveryItem(doc, true));
-  };
-
-  router.all('/:env/:prefix/*segments', async (req, res) => {
+  router.all('/:env/:prefix/*segments', async (req: Request, res: Response) => {
     const env = param(req, 'env');
     if (!routing.hasEnvironment(env)) throw notFound('environment_not_found', 'Environment');
     const api = routing.api(env, param(req, 'prefix'));
     if (!api) throw notFound('api_not_found', 'API');
+    const segments = ((req.params as unknown as { segments: string[] }).segments ?? []).filter(Boolean);
+    // The agent endpoint: no CORS, its own methods, the same credentials as reads.
+    if (mcp && segments.length === 1 && segments[0] === '_mcp') {
+      if (api.mcp_enabled) authenticate(api, res);
+      return mcp.handle(req, res, api, env);
+    }
     res.set(corsHeaders(api, req.get('origin')));
     if (req.method === 'OPTIONS') return res.status(204).end();
     if (req.method !== 'GET' && req.method !== 'HEAD') throw notFound('route_not_found', 'Route');
-    if (api.is_auth_required) {
-      res.set('WWW-Authenticate', WWW_AUTHENTICATE);
-      throw new DomainError('authentication_required', 'Authentication credentials were not provided or are invalid.');
-    }
-    const segments = ((req.params as unknown as { segments: string[] }).segments ?? []).filter(Boolean);
+    authenticate(api, res);
+    if (segments.length === 1 && segments[0] === '_router') return routerIntrospection(req, res, api);
     const match = resolve(api, segments);
+    const context: ListContext = { env, api, match, index, routing };
     const [key] = match.rest;
-    if (key === undefined) return list(req, res, match, env);
-    return getOne(res, match, env, key);
+    if (key === undefined) return listDocuments(req, res, context);
+    if (key === '_schema') return collectionSchema(req, res, context);
+    if (isReserved(key)) throw notFound('route_not_found', 'Route');
+    return getDocument(req, res, key, context);
   });
 
   return router;

@@ -1,5 +1,6 @@
 import type { Doc, ReadStore } from '../../projections/ports.js';
 import { addressSteps, lineage, type RouteStep } from './lineage.js';
+import { loadEnvModel, type EnvModel } from './models.js';
 
 /** An address of a connected collection: the scoped route, or a published flat level of it. */
 export type DeliveryRoute = {
@@ -10,7 +11,14 @@ export type DeliveryRoute = {
   /** How many of `chain` carry their key in this address (chain.length = scoped). */
   readonly keep: number;
   readonly allowed_methods: readonly string[];
+  /** The collection's display name, and the connection's texts for agents and route descriptions. */
+  readonly name: string;
+  readonly descriptions: RouteDescriptions;
+  /** Where agent list tools cut `text` fields (null: never). */
+  readonly mcp_truncate_text: number | null;
 };
+
+export type RouteDescriptions = { readonly get_one: string; readonly get_many: string; readonly search: string; readonly schema: string };
 
 export type DeliveryApi = {
   readonly key: string;
@@ -28,12 +36,18 @@ function routesOf(connection: Doc, byKey: ReadonlyMap<string, Doc>): DeliveryRou
   if (all.length === 0) return [];
   const published = (connection.unscoped_ancestors as string[] | undefined) ?? [];
   const levels = published.join('/') === chain.join('/') ? ((connection.unscoped_levels as number[] | undefined) ?? []) : [];
+  const text = (name: string): string => (typeof connection[name] === 'string' ? (connection[name] as string) : '');
+  const descriptions = { get_one: text('description_get_one'), get_many: text('description_get_many'), search: text('description_search'), schema: text('description_schema') };
+  const truncate = connection.mcp_truncate_text;
   return [chain.length, ...levels].map((keep) => ({
     folder,
     steps: addressSteps(all, chain, keep),
     chain,
     keep,
     allowed_methods: (connection.allowed_methods as string[] | undefined) ?? [],
+    name: String(all[all.length - 1]?.name ?? ''),
+    descriptions,
+    mcp_truncate_text: typeof truncate === 'number' ? truncate : truncate === null ? null : 1000,
   }));
 }
 
@@ -45,6 +59,7 @@ function routesOf(connection: Doc, byKey: ReadonlyMap<string, Doc>): DeliveryRou
  */
 export class DeliveryRouting {
   private envs = new Map<string, ReadonlyMap<string, DeliveryApi>>();
+  private models = new Map<string, EnvModel>();
 
   constructor(private readonly store: ReadStore) {}
 
@@ -72,7 +87,14 @@ export class DeliveryRouting {
         routes: connections.filter((c) => c.api === api.key).flatMap((c) => routesOf(c, byKey)),
       });
     }
+    const connected = new Set(connections.map((c) => c.folder as string));
+    this.models.set(env, await loadEnvModel(this.store, env, collections.filter((c) => connected.has(c.key as string))));
     this.envs.set(env, table);
+  }
+
+  /** The published schemas of the environment's connected collections, and its locales. */
+  model(env: string): EnvModel {
+    return this.models.get(env) ?? { collections: new Map(), locales: { codes: [], default: 'en' } };
   }
 
   hasEnvironment(env: string): boolean {
@@ -96,4 +118,8 @@ export const ROUTING_EVENTS: ReadonlySet<string> = new Set([
   'CollectionCreated',
   'CollectionUpdated',
   'CollectionDeleted',
+  'SchemaVersionPublished',
+  'LocaleCreated',
+  'LocaleUpdated',
+  'LocaleDeleted',
 ]);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from '@opensearch-project/opensearch';
 import { OpenSearchSearchIndex } from '../../infra/opensearch/search-index.js';
 import { searchIndexContract, searchIndexOwnerContract } from '../contracts/search-index.contract.js';
+import { searchIndexQueryContract } from '../contracts/search-index-query.contract.js';
 
 const url = process.env.OPENSEARCH_URL;
 
@@ -18,6 +19,7 @@ describe('SearchIndex contract: OpenSearch', () => {
     });
     searchIndexContract(async () => new OpenSearchSearchIndex(url, { prefix }));
     searchIndexOwnerContract(async () => new OpenSearchSearchIndex(url, { prefix }));
+    describe('queries', () => searchIndexQueryContract(async () => new OpenSearchSearchIndex(url, { prefix }), 25));
   } else
     it('runs when OPENSEARCH_URL is set', function () {
       console.log('      skipped: OPENSEARCH_URL is not set (docker compose up opensearch, then OPENSEARCH_URL=http://127.0.0.1:9200)');

@@ -1,0 +1,182 @@
+import type { Condition, FieldRef, QueryCursor, QueryScalar, SortKey, WhereNode } from '../../projections/delivery-query.js';
+import { fold } from '../../projections/delivery-query-eval.js';
+
+/**
+ * Translates the delivery query AST to SQL over the `docs` table (its JSON `data` column),
+ * with the semantics of projections/delivery-query-eval.ts: typed comparisons through
+ * `json_type`, `fold()` (registered per connection) for the case-insensitive operators.
+ */
+
+export type SqlParam = string | number | null;
+
+const SEGMENT = /^[A-Za-z0-9_-]+$/;
+const SYS_COLUMNS = { key: 'key', created_at: 'created_at', updated_at: 'updated_at', folder: 'folder' } as const;
+
+export function jsonPath(path: readonly string[]): string {
+  for (const segment of path) if (!SEGMENT.test(segment)) throw new Error(`invalid field path segment: ${segment}`);
+  return `'$.${path.map((s) => `"${s}"`).join('.')}'`;
+}
+
+/** A field as a value expression and a JSON type expression (`text` for the `_sys` columns). */
+type Operand = { readonly val: string; readonly typ: string };
+
+const operand = (field: FieldRef): Operand =>
+  field.scope === 'sys'
+    ? { val: SYS_COLUMNS[field.name], typ: `'text'` }
+    : { val: `json_extract(data, ${jsonPath(field.path)})`, typ: `json_type(data, ${jsonPath(field.path)})` };
+
+const bind = (value: QueryScalar | null): SqlParam => (typeof value === 'boolean' ? Number(value) : value);
+
+class Builder {
+  readonly params: SqlParam[] = [];
+
+  p(value: QueryScalar | null): string {
+    this.params.push(bind(value));
+    return '?';
+  }
+
+  /** Never NULL: 0 or 1. */
+  same(o: Operand, x: unknown): string {
+    if (typeof x === 'boolean') return `(${o.typ} IS '${x ? 'true' : 'false'}')`;
+    if (typeof x === 'number') return `((${o.typ} IS 'integer' OR ${o.typ} IS 'real') AND ${o.val} = ${this.p(x)})`;
+    if (typeof x === 'string') return `(${o.typ} IS 'text' AND ${o.val} = ${this.p(x)})`;
+    return '0';
+  }
+
+  /** Both sides numbers or both strings, then the SQL comparison. */
+  ordered(o: Operand, sign: string, x: unknown): string {
+    if (typeof x === 'number') return `((${o.typ} IS 'integer' OR ${o.typ} IS 'real') AND ${o.val} ${sign} ${this.p(x)})`;
+    if (typeof x === 'string') return `(${o.typ} IS 'text' AND ${o.val} ${sign} ${this.p(x)})`;
+    return '0';
+  }
+
+  text(o: Operand, x: unknown, test: (val: string, param: () => string) => string, folded = false): string {
+    if (typeof x !== 'string') return '0';
+    const val = folded ? `fold(${o.val})` : o.val;
+    const value = folded ? fold(x) : x;
+    return `(${o.typ} IS 'text' AND ${test(val, () => this.p(value))})`;
+  }
+
+  condition(c: Condition): string {
+    const o = operand(c.field);
+    const x = c.value;
+    const list = Array.isArray(x) ? (x as readonly QueryScalar[]) : [];
+    switch (c.op) {
+      case 'eq':
+        return this.same(o, x);
+      case 'ne':
+        return `NOT ${this.same(o, x)}`;
+      case 'ieq':
+        return this.text(o, x, (v, p) => `${v} = ${p()}`, true);
+      case 'gt':
+        return this.ordered(o, '>', x);
+      case 'gte':
+        return this.ordered(o, '>=', x);
+      case 'lt':
+        return this.ordered(o, '<', x);
+      case 'lte':
+        return this.ordered(o, '<=', x);
+      case 'in':
+        return list.length === 0 ? '0' : `(${list.map((item) => this.same(o, item)).join(' OR ')})`;
+      case 'nin':
+        return list.length === 0 ? '1' : `NOT (${list.map((item) => this.same(o, item)).join(' OR ')})`;
+      case 'iin':
+        return list.length === 0 ? '0' : `(${list.map((item) => this.text(o, item, (v, p) => `${v} = ${p()}`, true)).join(' OR ')})`;
+      case 'between': {
+        const [low, high] = list;
+        return `(${this.ordered(o, '>=', low)} AND ${this.ordered(o, '<=', high)})`;
+      }
+      case 'contains':
+        return this.text(o, x, (v, p) => `instr(${v}, ${p()}) > 0`);
+      case 'icontains':
+        return this.text(o, x, (v, p) => `instr(${v}, ${p()}) > 0`, true);
+      case 'startswith':
+        return this.text(o, x, (v, p) => `substr(${v}, 1, length(${p()})) = ${p()}`);
+      case 'istartswith':
+        return this.text(o, x, (v, p) => `substr(${v}, 1, length(${p()})) = ${p()}`, true);
+      case 'endswith':
+        return this.text(o, x, (v, p) => `(length(${v}) >= length(${p()}) AND substr(${v}, length(${v}) - length(${p()}) + 1) = ${p()})`);
+      case 'iendswith':
+        return this.text(o, x, (v, p) => `(length(${v}) >= length(${p()}) AND substr(${v}, length(${v}) - length(${p()}) + 1) = ${p()})`, true);
+      case 'includes': {
+        if (c.field.scope === 'sys') return '0';
+        const item = this.same({ val: 'e.value', typ: 'e.type' }, x);
+        return `(${o.typ} IS 'array' AND EXISTS (SELECT 1 FROM json_each(data, ${jsonPath(c.field.path)}) AS e WHERE ${item}))`;
+      }
+      case 'exists':
+        return x === true ? `(${o.typ} IS NOT NULL)` : `(${o.typ} IS NULL)`;
+      case 'isnull':
+        return x === true ? `(${o.typ} IS NULL OR ${o.typ} IS 'null')` : `(${o.typ} IS NOT NULL AND ${o.typ} IS NOT 'null')`;
+    }
+  }
+
+  where(node: WhereNode): string {
+    switch (node.kind) {
+      case 'condition':
+        return this.condition(node);
+      case 'all_of':
+        return node.items.length === 0 ? '1' : `(${node.items.map((n) => this.where(n)).join(' AND ')})`;
+      case 'any_of':
+        return node.items.length === 0 ? '0' : `(${node.items.map((n) => this.where(n)).join(' OR ')})`;
+      case 'none_of':
+        return node.items.length === 0 ? '1' : `NOT (${node.items.map((n) => this.where(n)).join(' OR ')})`;
+    }
+  }
+}
+
+/** A sort expression: objects and arrays sort as null, like the reference evaluator. */
+export function sortExpr(field: FieldRef): string {
+  if (field.scope === 'sys') return SYS_COLUMNS[field.name];
+  const path = jsonPath(field.path);
+  return `(CASE WHEN json_type(data, ${path}) IN ('object', 'array') THEN NULL ELSE json_extract(data, ${path}) END)`;
+}
+
+export type Ordering = { readonly expr: string; readonly descending: boolean };
+
+/** The sort keys plus `key` (in the last key's direction); every direction flipped to read backward. */
+export function orderings(sort: readonly SortKey[], backward: boolean): Ordering[] {
+  const keys: Ordering[] = sort.map((s) => ({ expr: sortExpr(s.field), descending: s.descending }));
+  keys.push({ expr: 'key', descending: sort[sort.length - 1]?.descending ?? false });
+  return backward ? keys.map((k) => ({ ...k, descending: !k.descending })) : keys;
+}
+
+/** Rows strictly after the cursor in this ordering (NULL sorts first ascending, last descending). */
+function keyset(b: Builder, keys: readonly Ordering[], cursor: QueryCursor, plainColumns: boolean): string {
+  const values = [...cursor.values, cursor.key];
+  if (plainColumns && keys.every((k) => k.descending === keys[0]?.descending)) {
+    return `(${keys.map((k) => k.expr).join(', ')}) ${keys[0]?.descending ? '<' : '>'} (${values.map((v) => b.p(v ?? null)).join(', ')})`;
+  }
+  const terms = keys.map((k, i) => {
+    const equal = keys.slice(0, i).map((prior, j) => `${prior.expr} IS ${b.p(values[j] ?? null)}`);
+    const value = values[i] ?? null;
+    let beyond: string;
+    if (value === null) beyond = k.descending ? '0' : `${k.expr} IS NOT NULL`;
+    else beyond = k.descending ? `(${k.expr} < ${b.p(value)} OR ${k.expr} IS NULL)` : `${k.expr} > ${b.p(value)}`;
+    return `(${[...equal, beyond].join(' AND ')})`;
+  });
+  return `(${terms.join(' OR ')})`;
+}
+
+export type PageSql = { readonly sql: string; readonly params: SqlParam[] };
+
+/** The statement of one page: filter, owners, cursor, order, limit + 1 (to tell whether more exist). */
+export function pageSql(args: {
+  env: string;
+  folder: string;
+  where?: WhereNode;
+  sort: readonly SortKey[];
+  owners?: readonly string[];
+  cursor?: QueryCursor;
+  backward: boolean;
+  limit: number;
+}): PageSql {
+  const b = new Builder();
+  const clauses = [`env = ${b.p(args.env)}`, `folder = ${b.p(args.folder)}`, 'data IS NOT NULL'];
+  if (args.owners) clauses.push(args.owners.length === 0 ? '0' : `owner IN (${args.owners.map((o) => b.p(o)).join(', ')})`);
+  if (args.where) clauses.push(b.where(args.where));
+  const keys = orderings(args.sort, args.backward);
+  if (args.cursor) clauses.push(keyset(b, keys, args.cursor, args.sort.every((s) => s.field.scope === 'sys')));
+  const order = keys.map((k) => `${k.expr} ${k.descending ? 'DESC' : 'ASC'}`).join(', ');
+  const sql = `SELECT * FROM docs WHERE ${clauses.join(' AND ')} ORDER BY ${order} LIMIT ${b.p(args.limit + 1)}`;
+  return { sql, params: b.params };
+}

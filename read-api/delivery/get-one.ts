@@ -1,0 +1,26 @@
+import type { Request, Response } from 'express';
+import { notFound } from '../../domain/errors.js';
+import { sendCached } from './caching.js';
+import { shapeItem, surrogateKeys } from './item.js';
+import type { ListContext } from './list.js';
+import { requireMethod } from './methods.js';
+import type { PopulateContext } from './populate.js';
+import { ONE_PARAMETERS, readOptions, refuseUnknownParameters } from './query/read-options.js';
+import { ownersOf } from './scope.js';
+
+/** `GET /{prefix}/{collection path}/{key}/`: one published document, with its content. */
+export async function getDocument(req: Request, res: Response, key: string, { env, api, match, index, routing }: ListContext): Promise<void> {
+  const { route } = match;
+  requireMethod(route, 'get_one');
+  const query = req.query as Record<string, unknown>;
+  refuseUnknownParameters(query, ONE_PARAMETERS, false);
+  const model = routing.model(env);
+  const collection = model.collections.get(route.folder);
+  const options = readOptions(query, model.locales, collection?.catalog ?? new Map());
+  const owners = await ownersOf(index, env, match);
+  const doc = await index.get(env, route.folder, key);
+  if (!doc || (owners !== null && !owners.includes(doc.owner ?? ''))) throw notFound('resource_not_found', 'Resource');
+  const ctx: PopulateContext = { env, api, model, index, options, seen: new Map() };
+  const item = await shapeItem(doc, true, collection, ctx);
+  sendCached(req, res, item, surrogateKeys(route.folder, [doc], ctx));
+}

@@ -1,0 +1,81 @@
+import type { Request, Response } from 'express';
+import { DomainError } from '../../domain/errors.js';
+import { effectiveSort, type DeliveryQuery } from '../../projections/delivery-query.js';
+import { cursorOf } from '../../projections/delivery-query-eval.js';
+import type { SearchIndex } from '../../projections/ports.js';
+import { urlWith } from '../pagination.js';
+import { queryString } from '../query.js';
+import { sendCached } from './caching.js';
+import { shapeItem, surrogateKeys } from './item.js';
+import { requireMethod, servesData } from './methods.js';
+import type { PopulateContext } from './populate.js';
+import { decodeCursor, encodeCursor } from './query/cursor.js';
+import { LIST_PARAMETERS, readOptions, refuseUnknownParameters } from './query/read-options.js';
+import { parseSort } from './query/sort.js';
+import { parseWhereParams } from './query/where.js';
+import type { DeliveryApi, DeliveryRouting } from './routing.js';
+import { ownersOf, type Match } from './scope.js';
+
+export const MAX_LIMIT = 100;
+
+function limitOf(query: Record<string, unknown>): number {
+  const raw = queryString(query, 'limit');
+  if (raw === undefined) return MAX_LIMIT;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) {
+    throw new DomainError('validation_error', 'Invalid query parameter limit.', { limit: ['must be an integer from 1 to 100'] });
+  }
+  return Math.min(Number(raw), MAX_LIMIT);
+}
+
+export type ListContext = { readonly env: string; readonly api: DeliveryApi; readonly match: Match; readonly index: SearchIndex; readonly routing: DeliveryRouting };
+
+/**
+ * `GET /{prefix}/{collection path}/`: one cursor page of the collection's published
+ * documents, filtered (`where__<field>__<op>`), sorted and paged inside the SearchIndex.
+ */
+export async function listDocuments(req: Request, res: Response, { env, api, match, index, routing }: ListContext): Promise<void> {
+  const { route } = match;
+  requireMethod(route, 'get_many');
+  const query = req.query as Record<string, unknown>;
+  refuseUnknownParameters(query, LIST_PARAMETERS, true);
+  const model = routing.model(env);
+  const collection = model.collections.get(route.folder);
+  const withData = servesData(route);
+  // Without get_one the content is not the reader's: data fields can neither be filtered, sorted nor selected.
+  const catalog = withData ? (collection?.catalog ?? new Map()) : new Map();
+  const options = readOptions(query, model.locales, catalog);
+  const fields = { catalog, locale: options.searchLocale };
+  const where = parseWhereParams(query, fields);
+  const sort = effectiveSort({ sort: parseSort(queryString(query, 'sort'), fields) });
+  const limit = limitOf(query);
+  const next = queryString(query, 'next');
+  const previous = queryString(query, 'previous');
+  if (next !== undefined && previous !== undefined) {
+    throw new DomainError('validation_error', 'next and previous cannot be combined.', { next: ['cannot be combined with previous'] });
+  }
+  const owners = await ownersOf(index, env, match);
+  const request: DeliveryQuery = {
+    where,
+    sort,
+    limit,
+    ...(next !== undefined ? { after: decodeCursor(next, 'next', sort) } : {}),
+    ...(previous !== undefined ? { before: decodeCursor(previous, 'previous', sort) } : {}),
+    ...(owners === null ? {} : { owners }),
+  };
+  const { items, hasMore } = await index.query(env, route.folder, request);
+  const backward = request.before !== undefined;
+  const first = items[0];
+  const last = items[items.length - 1];
+  const cursor = (name: 'next' | 'previous', at: typeof first) =>
+    at ? urlWith(req, { limit: String(limit), next: null, previous: null, [name]: encodeCursor(cursorOf(at, sort), sort) }) : null;
+  const ctx: PopulateContext = { env, api, model, index, options, seen: new Map() };
+  const results = [];
+  for (const doc of items) results.push(await shapeItem(doc, withData, collection, ctx));
+  const body = {
+    limit,
+    next: backward || hasMore ? cursor('next', last) : null,
+    previous: (backward ? hasMore : request.after !== undefined) ? cursor('previous', first) : null,
+    results,
+  };
+  sendCached(req, res, body, surrogateKeys(route.folder, items, ctx));
+}

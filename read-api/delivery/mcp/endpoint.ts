@@ -1,0 +1,137 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ErrorCode, isInitializeRequest, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { randomUUID } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { notFound } from '../../../domain/errors.js';
+import type { ReadStore } from '../../../projections/ports.js';
+import type { DeliveryApi, DeliveryRouting } from '../routing.js';
+import { callTool, type Args } from './calls.js';
+import { toolCatalog, type ToolName } from './catalog.js';
+import { ownOrigin, type Caller } from './forward.js';
+import { Sessions } from './sessions.js';
+import { textFieldPaths } from './text-fields.js';
+
+/** Idle sessions end after an hour, as the product's do. */
+export const SESSION_IDLE_MS = 60 * 60_000;
+export const SERVER_INFO = { name: 'cms-delivery-mcp', version: '0.1.0' };
+
+type Live = { readonly server: Server; readonly transport: StreamableHTTPServerTransport };
+
+const rpcError = (res: Response, status: number, code: number, message: string): void => {
+  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
+};
+
+const ajv = new Ajv({ allErrors: true, strict: false, ownProperties: true });
+const validators = new Map<string, ValidateFunction>();
+
+function validated(api: DeliveryApi, name: string, args: unknown): Args {
+  const tool = toolCatalog(api, true).find((t) => t.name === name);
+  if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  let validate = validators.get(name);
+  if (!validate) {
+    validate = ajv.compile({ ...tool.inputSchema, properties: tool.inputSchema.properties });
+    validators.set(name, validate);
+  }
+  const value = args ?? {};
+  if (!validate(value)) {
+    const detail = (validate.errors ?? []).map((e) => `${e.instancePath || 'arguments'} ${e.message ?? 'is invalid'}`).join('; ');
+    throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${detail}`);
+  }
+  return value as Args;
+}
+
+/** Whether a caller could be granted writes: it presented credentials and some connection allows writing. */
+const mayWrite = (api: DeliveryApi, caller: Caller | undefined): boolean =>
+  caller?.headers.authorization !== undefined && api.routes.some((r) => r.allowed_methods.includes('create') || r.allowed_methods.includes('update'));
+
+/**
+ * `{prefix}/_mcp`: the Model Context Protocol over streamable HTTP (docs/decisions/0120). One
+ * MCP server per session, bound to its environment and prefix; every tool call is replayed
+ * against the delivery interface with the caller's own credentials.
+ */
+export class McpEndpoint {
+  private readonly sessions = new Sessions<Live>(SESSION_IDLE_MS, (live) => void live.transport.close());
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly deps: { readonly routing: DeliveryRouting; readonly readStore: ReadStore }) {
+    this.sweeper = setInterval(() => this.sessions.sweep(Date.now()), 60_000);
+    this.sweeper.unref();
+  }
+
+  private serverFor(env: string, prefix: string): Server {
+    const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
+    const current = (): DeliveryApi => {
+      const api = this.deps.routing.api(env, prefix);
+      if (!api || !api.mcp_enabled) throw new McpError(ErrorCode.InvalidRequest, 'This API no longer offers the agent endpoint.');
+      return api;
+    };
+    const callerOf = (extra: { authInfo?: { extra?: Record<string, unknown> } }): Caller => extra.authInfo?.extra?.caller as Caller;
+    server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+      const api = current();
+      return { tools: toolCatalog(api, mayWrite(api, callerOf(extra))) };
+    });
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const api = current();
+      const name = request.params.name as ToolName;
+      const args = validated(api, name, request.params.arguments);
+      const caller = callerOf(extra);
+      return callTool({ api, caller, textFields: (folder) => textFieldPaths(this.deps.readStore, env, folder) }, name, args);
+    });
+    return server;
+  }
+
+  /** Answers one HTTP request to `/{env}/{prefix}/_mcp`; the API is resolved and its credentials checked by the caller. */
+  async handle(req: Request, res: Response, api: DeliveryApi, env: string): Promise<void> {
+    if (!api.mcp_enabled) throw notFound('route_not_found', 'Route');
+    const sessionId = req.get('mcp-session-id');
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      if ((req.get('accept') ?? '').includes('text/event-stream')) {
+        res.set('Allow', 'GET, POST, DELETE');
+        return rpcError(res, 405, ErrorCode.ConnectionClosed, 'This server sends no notifications: no event stream is offered.');
+      }
+      res.json({ status: 'ok', protocol: 'mcp-streamable-http', api: api.prefix });
+      return;
+    }
+    if (req.method === 'DELETE') {
+      if (sessionId && this.sessions.use(sessionId, env, api.prefix, Date.now())) this.sessions.drop(sessionId);
+      res.status(204).end();
+      return;
+    }
+    if (req.method !== 'POST') {
+      res.set('Allow', 'GET, POST, DELETE');
+      return rpcError(res, 405, ErrorCode.ConnectionClosed, 'Method not allowed.');
+    }
+    const caller: Caller = {
+      origin: ownOrigin(req.socket.localAddress, req.socket.localPort),
+      env,
+      prefix: api.prefix,
+      headers: req.get('authorization') ? { authorization: req.get('authorization') as string } : {},
+    };
+    (req as Request & { auth?: unknown }).auth = { token: '', clientId: 'delivery', scopes: [], extra: { caller } };
+    let live: Live | undefined;
+    if (sessionId) {
+      live = this.sessions.use(sessionId, env, api.prefix, Date.now())?.value;
+      if (!live) return rpcError(res, 404, -32001, 'Session not found: initialize a new session.');
+    } else {
+      const body: unknown = req.body;
+      const initializes = Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
+      if (!initializes) return rpcError(res, 400, ErrorCode.ConnectionClosed, 'Bad request: an Mcp-Session-Id header is required, or an initialize request.');
+      const server = this.serverFor(env, api.prefix);
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        enableJsonResponse: true,
+        onsessioninitialized: (id) => this.sessions.add(id, { env, prefix: api.prefix, value: { server, transport }, lastUsed: Date.now() }),
+      });
+      await server.connect(transport);
+      live = { server, transport };
+    }
+    await live.transport.handleRequest(req, res, req.body);
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
+    this.sessions.clear();
+  }
+}

@@ -1,0 +1,149 @@
+import { expect } from 'chai';
+import { v1 } from '../support/content.js';
+import { deliveryFixture, keysOf, type DeliveryFixture } from '../support/delivery-fixture.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+describe('HTTP: delivered documents are localized, selected, truncated and populated', function () {
+  this.timeout(30_000);
+  let s: TestService;
+  let f: DeliveryFixture;
+  let a: readonly string[];
+
+  before(async () => {
+    s = await startTestService({ PLAN: 'pro' });
+    f = await deliveryFixture(s);
+    a = f.a;
+  });
+  after(() => s?.stop());
+
+  const one = (key: string, query = '') => f.get(`site/articles/${key}/${query ? `?${query}` : ''}`);
+
+  it('returns every locale of the environment, a missing translation as null', async () => {
+    const r = await one(a[1]!);
+    expect(r.status).to.equal(200);
+    expect(r.body.data.title).to.deep.equal({ en: 'hello there', de: null, de_AT: null });
+  });
+
+  it('keeps only return_locales, and fills gaps from the fallback chain only when asked', async () => {
+    expect((await one(a[0]!, 'return_locales=de_AT')).body.data.title).to.deep.equal({ de_AT: null });
+    expect((await one(a[0]!, 'return_locales=de_AT,en&fallback_locales=true')).body.data.title).to.deep.equal({ de_AT: 'Hallo Welt', en: 'Hello World' });
+    expect((await one(a[1]!, 'return_locales=de_AT&fallback_locales=true')).body.data.title).to.deep.equal({ de_AT: 'hello there' });
+    const listed = await f.get('site/articles/?return_locales=de&fallback_locales=true&sort=_sys.created_at');
+    expect(listed.body.results.map((r: { data: { title: unknown } }) => r.data.title)).to.deep.equal([
+      { de: 'Hallo Welt' },
+      { de: 'hello there' },
+      { de: 'Andere' },
+      { de: 'Zebra' },
+    ]);
+    const bad = await one(a[0]!, 'fallback_locales=maybe');
+    expect(bad.status).to.equal(422);
+    expect(bad.body.detail).to.have.property('fallback_locales');
+  });
+
+  it('selects fields, dot paths included', async () => {
+    const r = await one(a[0]!, 'fields=views,meta.color');
+    expect(r.body.data).to.deep.equal({ views: 10, meta: { color: 'red' } });
+    const listed = await f.get('site/articles/?fields=views&limit=1');
+    expect(listed.body.results[0].data).to.deep.equal({ views: 10 });
+  });
+
+  it('truncates text fields only when truncate_text is passed', async () => {
+    const listed = await f.get('site/articles/?limit=1');
+    expect(listed.body.results[0].data.body).to.equal('Lorem ipsum dolor');
+    const cut = await f.get('site/articles/?limit=1&truncate_text=5');
+    expect(cut.body.results[0].data.body).to.equal('Lorem');
+    expect(cut.body.results[0].data.title.en).to.equal('Hello World');
+    expect((await one(a[0]!, 'truncate_text=5')).status).to.equal(422);
+  });
+
+  it('populates references the reader may see, nested by dot paths', async () => {
+    const plain = await one(a[0]!);
+    expect(plain.body.data.author).to.equal(`${f.authors}::${f.author}`);
+    const populated = await one(a[0]!, 'populate=author');
+    expect(populated.body.data.author._sys.key).to.equal(f.author);
+    expect(populated.body.data.author.data).to.deep.equal({ name: 'Ann', company: `${f.companies}::${f.company}` });
+    const deep = await one(a[0]!, 'populate=author.company');
+    expect(deep.body.data.author.data.company).to.deep.include({ data: { name: 'Acme' } });
+    expect(deep.body.data.author.data.company._sys.key).to.equal(f.company);
+    expect(deep.headers.get('surrogate-key')?.split(' ')).to.include.members([f.articles, a[0], f.authors, f.author, f.companies, f.company]);
+    // On an API where the companies collection is not connected the reference stays as it is.
+    const other = await f.get(`noco/articles/${a[0]}/?populate=author.company`);
+    expect(other.body.data.author.data.company).to.equal(`${f.companies}::${f.company}`);
+    const listed = await f.get('site/articles/?populate=author&limit=2');
+    expect(listed.body.results[0].data.author._sys.key).to.equal(f.author);
+    expect(listed.body.results[1].data).to.not.have.property('author');
+  });
+
+  it('serves _schema with the active published schema, its searchable fields and the enabled actions', async () => {
+    const r = await f.get('site/articles/_schema');
+    expect(r.status).to.equal(200);
+    expect(r.body).to.include({ path: '/site/articles', alias: 'articles', content_type: 'document', schema_key: f.articles });
+    expect(r.body.actions).to.deep.equal(['get_many', 'get_one']);
+    expect(r.body.searchable_fields).to.deep.equal(['title']);
+    expect(r.body.non_searchable_fields).to.include.members(['views', 'body', 'meta', 'meta.color']);
+    expect(r.body.json_schema.properties.title['x-localizable']).to.equal(true);
+    expect(r.body.schema_version_key).to.be.a('string');
+    expect((await f.get('keysonly/articles/_schema')).body.actions).to.deep.equal(['get_many']);
+  });
+
+  it('never reads a reserved _ name as a key', async () => {
+    for (const path of [`site/articles/_other`, 'site/articles/_search']) {
+      const r = await f.get(path);
+      expect(r.status, path).to.equal(404);
+      expect(r.body.error_code, path).to.equal('route_not_found');
+    }
+    expect((await f.get(`site/articles/${a[0]}/_schema`)).status).to.equal(404);
+    expect((await f.get('site/articles/_schema?x=1')).status).to.equal(422);
+  });
+
+  it('describes the routes of the API at _router, and hides it when introspection is off', async () => {
+    const r = await f.get('site/_router');
+    expect(r.status).to.equal(200);
+    expect(r.body.api).to.equal('site');
+    const articles = r.body.routes.filter((route: { path_template: string }) => route.path_template.startsWith('/articles/'));
+    expect(articles.map((route: { method: string; action: string; scope: string }) => `${route.method} ${route.action} ${route.scope}`)).to.deep.equal([
+      'GET get_many collection',
+      'POST search collection',
+      'GET get_one item',
+      'GET schema introspection',
+    ]);
+    const getMany = articles[0];
+    expect(getMany).to.include({ path: '/site/articles/', response_ref: '/site/articles/_schema', response_ref_type: 'schema', request_body: null });
+    expect(getMany.description).to.equal('Returns a paginated list of resources.');
+    expect(getMany.query_params.map((q: { name: string }) => q.name)).to.include.members(['limit', 'next', 'sort', 'where__{field}__{operator}']);
+    expect(getMany.response_shape.required_fields).to.deep.equal(['limit', 'next', 'previous', 'results']);
+    const companies = r.body.routes.filter((route: { path_template: string }) => route.path_template.startsWith('/companies/'));
+    expect(companies.map((route: { action: string }) => route.action)).to.deep.equal(['get_one', 'schema']);
+
+    const off = await s.api('PATCH', v1(s, `/api/${f.siteApi}/`), { router_introspection_enabled: false });
+    expect(off.status, JSON.stringify(off.body)).to.equal(200);
+    const hidden = await f.get('site/_router');
+    expect(hidden.status).to.equal(404);
+    await s.api('PATCH', v1(s, `/api/${f.siteApi}/`), { router_introspection_enabled: true });
+    expect((await f.get('site/_router')).status).to.equal(200);
+  });
+
+  it('sends a strong ETag and the surrogate keys, answers If-None-Match with 304, and changes the ETag with the content', async () => {
+    const first = await f.get('site/articles/?limit=2');
+    const etag = first.headers.get('etag') ?? '';
+    expect(etag).to.match(/^"[A-Za-z0-9_-]+"$/);
+    expect(first.headers.get('surrogate-key')?.split(' ')).to.deep.equal([f.articles, ...keysOf(first)]);
+    const again = await f.get('site/articles/?limit=2', { 'if-none-match': etag });
+    expect(again.status).to.equal(304);
+    expect(again.body).to.equal(null);
+    expect(again.headers.get('etag')).to.equal(etag);
+    expect((await f.get('site/articles/?limit=2', { 'if-none-match': `W/${etag}` })).status).to.equal(304);
+    expect((await f.get('site/articles/?limit=1', { 'if-none-match': etag })).status).to.equal(200);
+
+    const single = await one(a[0]!);
+    expect(single.headers.get('surrogate-key')).to.equal(`${f.articles} ${a[0]}`);
+    const revision = await s.api('POST', v1(s, `/collections/${f.articles}/resources/${a[0]}/revisions/`), { data: { title: { en: 'Changed' }, views: 10 } });
+    expect(revision.status, JSON.stringify(revision.body)).to.equal(201);
+    const published = await s.api('POST', v1(s, `/collections/${f.articles}/resources/${a[0]}/revisions/${revision.body.key}/publish/`), {});
+    expect(published.status, JSON.stringify(published.body)).to.equal(200);
+    const after = await f.get('site/articles/?limit=2', { 'if-none-match': etag });
+    expect(after.status).to.equal(200);
+    expect(after.headers.get('etag')).to.not.equal(etag);
+    expect((await one(a[0]!, '')).headers.get('etag')).to.not.equal(single.headers.get('etag'));
+  });
+});

@@ -107,7 +107,11 @@ export class McpEndpoint {
       origin: ownOrigin(req.socket.localAddress, req.socket.localPort),
       env,
       prefix: api.prefix,
-      headers: req.get('authorization') ? { authorization: req.get('authorization') as string } : {},
+      headers: {
+        ...(req.get('authorization') ? { authorization: req.get('authorization') as string } : {}),
+        // The replayed requests carry the agent request's id: one id traces a tool call through the logs.
+        ...(typeof res.getHeader('x-request-id') === 'string' ? { 'x-request-id': res.getHeader('x-request-id') as string } : {}),
+      },
     };
     (req as Request & { auth?: unknown }).auth = { token: '', clientId: 'delivery', scopes: [], extra: { caller } };
     let live: Live | undefined;

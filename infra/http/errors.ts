@@ -24,6 +24,7 @@ const STATUS: Readonly<Record<string, number>> = {
   not_found: 404,
   external_id_conflict: 409,
   revision_number_conflict: 409,
+  component_sync_conflict: 409,
   revision_precondition_failed: 412,
   unsupported_media_type: 415,
 };

@@ -15,6 +15,7 @@ import { schemaReadRouter } from '../../read-api/schema.js';
 import type { WriteDeps } from '../../write-api/deps.js';
 import { collectionsWriteRouter } from '../../write-api/collections.js';
 import { componentsWriteRouter } from '../../write-api/components.js';
+import { componentSyncWriteRouter } from '../../write-api/component-sync.js';
 import { deliveryApisWriteRouter } from '../../write-api/delivery-apis.js';
 import { localesWriteRouter } from '../../write-api/locales.js';
 import { resourcesWriteRouter } from '../../write-api/resources.js';
@@ -52,6 +53,7 @@ export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; 
     collectionsWriteRouter(deps),
     componentsReadRouter(deps),
     componentsWriteRouter(deps),
+    componentSyncWriteRouter(deps),
     schemaReadRouter(deps),
     schemaWriteRouter(deps),
     fieldsReadRouter(deps),

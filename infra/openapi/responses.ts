@@ -49,6 +49,21 @@ export const RESPONSES: readonly ResponseEntry[] = [
   one('GET', '/model/versions/:version/', 'Version'),
   one('PUT', '/model/versions/:version/', 'Version'),
   one('POST', '/model/versions/:version/publish/', 'Version'),
+  {
+    method: 'POST',
+    path: '/sync_component/',
+    status: '200',
+    description: 'Which nested fields moved to newer component versions, which were skipped and why, and the new published version (null when nothing moved).',
+    schema: {
+      type: 'object',
+      required: ['synced_paths', 'skipped', 'schema_version'],
+      properties: {
+        synced_paths: { type: 'array', items: { type: 'string' } },
+        skipped: { type: 'array', items: { type: 'object', required: ['path', 'reason'], properties: { path: { type: 'string' }, reason: { type: 'string' } } } },
+        schema_version: { type: ['string', 'null'] },
+      },
+    },
+  },
   list('/revisions/', 'Revision'),
   one('GET', '/revisions/:revision/', 'Revision'),
   one('PUT', '/revisions/:revision/', 'Revision'),

@@ -11,10 +11,10 @@ import { nestedPin } from './field-facts.js';
 import { updateField } from './fields.js';
 import { createVersion, deleteVersion, publishVersion } from './schema.js';
 import { streams } from './streams.js';
+import { blockingChanges, type SchemaProps } from '../domain/schema/component-sync.js';
 
 export type SyncInput = { readonly field_paths?: readonly string[]; readonly to_versions?: Readonly<Record<string, string>> };
 export type SkipReason = 'not_requested' | 'auto_update_mode' | 'already_at_target' | 'component_not_found' | 'component_unpublished';
-export type BlockingReason = 'required_field_added_no_default' | 'type_narrowed' | 'field_removed';
 export type SyncResult = {
   readonly synced_paths: string[];
   readonly skipped: { path: string; reason: SkipReason }[];
@@ -22,36 +22,7 @@ export type SyncResult = {
   readonly position: string | null;
 };
 
-type Props = { properties?: Record<string, { type?: unknown; default?: unknown }>; required?: string[] };
 type Planned = { readonly field: FieldDef; readonly target: string };
-
-const typesOf = (type: unknown): string[] => (Array.isArray(type) ? type.map(String) : type === undefined ? [] : [String(type)]);
-
-/**
- * What moving a nested field from one pinned component schema to another would break for data
- * written against the old one: a property removed, a property whose types lost one, a new
- * required property without a default.
- */
-export function blockingChanges(path: string, before: Props, after: Props): { field_path: string; blocking_reason: BlockingReason }[] {
-  const old = before.properties ?? {};
-  const next = after.properties ?? {};
-  const blocked: { field_path: string; blocking_reason: BlockingReason }[] = [];
-  for (const [name, property] of Object.entries(old)) {
-    const now = Object.hasOwn(next, name) ? next[name] : undefined;
-    if (!now) blocked.push({ field_path: `${path}.${name}`, blocking_reason: 'field_removed' });
-    else if (typesOf(property.type).some((t) => !typesOf(now.type).includes(t)) && typesOf(now.type).length > 0) {
-      blocked.push({ field_path: `${path}.${name}`, blocking_reason: 'type_narrowed' });
-    }
-  }
-  const wasRequired = new Set(before.required ?? []);
-  for (const name of after.required ?? []) {
-    const isNew = !wasRequired.has(name);
-    if (isNew && (!Object.hasOwn(next, name) || next[name]?.default === undefined)) {
-      blocked.push({ field_path: `${path}.${name}`, blocking_reason: 'required_field_added_no_default' });
-    }
-  }
-  return blocked;
-}
 
 /**
  * `POST /v1/:env/collections/:key/sync_component/` (docs/decisions/0115): moves the nested
@@ -88,7 +59,7 @@ export async function syncComponents(bus: CommandBus, ctx: CommandContext, colle
   const blocked = [];
   for (const { field, target } of planned) {
     const pin = await nestedPin(bus, ctx, { ...field.meta, component_version: target });
-    blocked.push(...blockingChanges(field.path, (field.pin?.json_schema ?? {}) as Props, (pin?.json_schema ?? {}) as Props));
+    blocked.push(...blockingChanges(field.path, (field.pin?.json_schema ?? {}) as SchemaProps, (pin?.json_schema ?? {}) as SchemaProps));
   }
   if (blocked.length > 0) {
     // The product's detail is the list of items itself (its client reads `detail` as an array).

@@ -3,9 +3,7 @@ import type { CollectionChanges } from '../domain/collections/update.js';
 import { own } from '../domain/records.js';
 import type { CommandBus, Handled } from './command-bus.js';
 import { planLimits, type CommandContext } from './context.js';
-import { dropDeletedConnections } from './delivery-apis.js';
 import { newKey } from './keys.js';
-import { releaseCollectionSlots, type ResourceQuota } from './resource-quota.js';
 import { streams } from './streams.js';
 
 export type CollectionInput = {
@@ -35,15 +33,11 @@ export function updateCollection(bus: CommandBus, ctx: CommandContext, key: stri
 }
 
 /**
- * Deletes a collection with its subtree, then ends the delivery connections of the deleted
- * collections on the delivery-API stream. The returned position covers both appends.
+ * Deletes a collection with its subtree. What that leaves on other streams (resource slots,
+ * delivery connections) is released by the cascade reactor (commands/reactors/, decision 0083).
  */
-export async function deleteCollection(bus: CommandBus, ctx: CommandContext, key: string, quota: ResourceQuota = null): Promise<Handled<unknown, unknown>> {
-  const deleted = await bus.handle(collections, streams.collections(ctx.env), { type: 'DeleteCollection', data: { env: ctx.env, key } }, ctx.metadata);
-  // The deleted collections' resources go with them (decision 0012), and so do their slots.
-  await releaseCollectionSlots(bus, quota, ctx, deleted.events.map((e) => e.data.key));
-  const swept = await dropDeletedConnections(bus, ctx);
-  return swept.position > deleted.position ? { ...deleted, position: swept.position } : deleted;
+export function deleteCollection(bus: CommandBus, ctx: CommandContext, key: string): Promise<Handled<unknown, unknown>> {
+  return bus.handle(collections, streams.collections(ctx.env), { type: 'DeleteCollection', data: { env: ctx.env, key } }, ctx.metadata);
 }
 
 /** Whether a collection exists in an environment, from its owning stream. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Decider, Message } from '../domain/decider.js';
+import { evolveAll, type Decider, type Message } from '../domain/decider.js';
 import { DomainError } from '../domain/errors.js';
 import { WrongExpectedRevision, type EventMetadata, type EventStore, type Position, type StoredEvent } from './ports.js';
 
@@ -14,6 +14,9 @@ export type Handled<S, E> = {
   readonly position: Position;
 };
 
+/** A step every command passes before it is decided (commands/write-guards.ts); it refuses by throwing. */
+export type WriteGuard = (stream: string, command: Message, metadata: EventMetadata) => Promise<void>;
+
 type Cached = { readonly decider: unknown; readonly state: unknown; readonly revision: number };
 
 const NO_STREAM = -1;
@@ -27,6 +30,7 @@ const CACHE_SIZE = 10_000;
  */
 export class CommandBus {
   private readonly cache = new Map<string, Cached>();
+  private readonly guards: WriteGuard[] = [];
 
   constructor(
     private readonly store: EventStore,
@@ -34,14 +38,20 @@ export class CommandBus {
     private readonly onCacheLookup: (hit: boolean) => void = () => {},
   ) {}
 
+  /** Adds a check every later command passes, management and delivery writes alike. */
+  useGuard(guard: WriteGuard): void {
+    this.guards.push(guard);
+  }
+
   async load<S, C extends Message, E extends Message>(decider: Decider<S, C, E>, stream: string): Promise<Loaded<S>> {
     const cached = this.cache.get(stream);
     this.onCacheLookup(cached !== undefined && cached.decider === decider);
     let state = cached && cached.decider === decider ? (cached.state as S) : decider.initialState();
     let revision = cached && cached.decider === decider ? cached.revision : NO_STREAM;
-    for (const event of await this.store.readStream(stream, revision + 1)) {
-      state = decider.evolve(state, { type: event.type, data: event.data } as E);
-      revision = event.revision;
+    const events = await this.store.readStream(stream, revision + 1);
+    if (events.length > 0) {
+      state = evolveAll(decider, state, events.map((event) => ({ type: event.type, data: event.data }) as E));
+      revision = events[events.length - 1]?.revision ?? revision;
     }
     this.remember(stream, { decider, state, revision });
     return { state, revision };
@@ -64,7 +74,9 @@ export class CommandBus {
   ): Promise<Handled<S, E>> {
     for (let attempt = 0; ; attempt++) {
       const { state, revision } = await this.load(decider, stream);
-      const events = decider.decide(typeof command === 'function' ? await command(state) : command, state);
+      const decided = typeof command === 'function' ? await command(state) : command;
+      for (const guard of this.guards) await guard(stream, decided, metadata);
+      const events = decider.decide(decided, state);
       if (events.length === 0) return { events, state, revision, position: '' };
       try {
         const appended = await this.store.appendToStream(
@@ -72,7 +84,7 @@ export class CommandBus {
           events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata })),
           revision === NO_STREAM ? 'no_stream' : revision,
         );
-        const next = events.reduce(decider.evolve, state);
+        const next = evolveAll(decider, state, events);
         this.remember(stream, { decider, state: next, revision: appended.revision });
         return { events, state: next, revision: appended.revision, position: appended.position };
       } catch (error) {

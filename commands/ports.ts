@@ -53,6 +53,27 @@ export class WrongExpectedRevision extends Error {
   }
 }
 
+/** The first stored event whose hash does not match the chain recomputed up to it. */
+export type ChainBreak = {
+  readonly position: Position;
+  readonly id: string;
+  readonly stream: string;
+  readonly revision: number;
+  /** `hash_mismatch`: the row or one before it was changed, inserted or removed; `missing_hash`: the row has none. */
+  readonly reason: 'hash_mismatch' | 'missing_hash';
+};
+
+/** The result of recomputing the SHA-256 chain of the global log from its first event. */
+export type ChainReport = {
+  readonly verified: boolean;
+  /** Events checked (up to and including the break, if any). */
+  readonly checked: number;
+  readonly head_position: Position;
+  /** The recomputed hash of the newest event checked: pin it to detect a rewrite of the whole chain later. */
+  readonly head_hash: string | null;
+  readonly first_break: ChainBreak | null;
+};
+
 export interface EventStore {
   /** Appends atomically. Retrying with the same event ids after a success returns the same result. */
   appendToStream(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
@@ -64,5 +85,7 @@ export interface EventStore {
   subscribeToAll(after: Position): Observable<StoredEvent>;
   /** The position of the newest event, or START. */
   headPosition(): Promise<Position>;
+  /** Recomputes the tamper-evidence hash chain (stores that keep one). */
+  verifyChain?(): Promise<ChainReport>;
   close(): Promise<void>;
 }

@@ -19,6 +19,8 @@ export const streams = {
   externalId: (folder: string, externalId: string) => `extid-${folder}-${externalId}`,
   /** Management and delivery API keys of an environment (one quota). */
   apiKeys: (env: string) => `apikeys-${env}`,
+  /** Management and delivery roles of an environment with their permissions (one quota). */
+  roles: (env: string) => `roles-${env}`,
   /** The locales of an environment (code uniqueness, one default, the quota). */
   locales: (env: string) => `locales-${env}`,
 } as const;

@@ -3,6 +3,7 @@ import { organization } from '../domain/organization/decider.js';
 import type { PlanCode } from '../domain/plan.js';
 import { project } from '../domain/project/decider.js';
 import { user } from '../domain/user/decider.js';
+import type { BootstrapProgress } from './bootstrap-progress.js';
 import type { CommandBus } from './command-bus.js';
 import { newKey } from './keys.js';
 import type { EventMetadata, Position } from './ports.js';
@@ -16,30 +17,44 @@ export type Bootstrapped = {
   readonly position: Position;
 };
 
-/** First start: one organization, its administrator, one project with one environment. */
-export async function bootstrap(bus: CommandBus, input: { plan: PlanCode; email: string; now: string }): Promise<Bootstrapped> {
-  const orgKey = newKey();
-  const admin = { key: newKey(), email: input.email, first_name: 'Admin', last_name: '' };
+/**
+ * First start: one organization, its administrator, one project with one environment, four
+ * appends. `done` is what an interrupted earlier run already appended (commands/bootstrap-progress.ts):
+ * those steps are skipped and their keys reused, so a crash between appends is finished by the
+ * next start instead of leaving a store that never bootstraps.
+ */
+export async function bootstrap(bus: CommandBus, input: { plan: PlanCode; email: string; now: string }, done: BootstrapProgress | null = null): Promise<Bootstrapped> {
+  const orgKey = done?.organization ?? newKey();
+  const admin = { key: done?.admin.key ?? newKey(), email: done?.admin.email ?? input.email, first_name: 'Admin', last_name: '' };
   const actor = { ...admin, full_name: 'Admin', deleted_at: null };
   const metadata: EventMetadata = { actor_type: 'user', actor, ip_address: null, referer: null, timestamp: input.now };
-  const created_at = input.now;
-  await bus.handle(organization, streams.organization(orgKey), {
-    type: 'CreateOrganization',
-    data: { key: orgKey, name: 'Default organization', plan: input.plan, owner: admin.key, created_at },
-  }, metadata);
-  await bus.handle(user, streams.user(admin.key), {
-    type: 'CreateUser',
-    data: { ...admin, organization: orgKey, is_admin: true, created_at },
-  }, metadata);
-  const projectKey = newKey();
-  await bus.handle(project, streams.project(projectKey), {
-    type: 'CreateProject',
-    data: { key: projectKey, organization: orgKey, name: 'Default project', region: 'local', gdpr: false, created_at },
-  }, metadata);
-  const envKey = newKey(8);
-  const done = await bus.handle(environment, streams.environment(envKey), {
-    type: 'CreateEnvironment',
-    data: { key: envKey, project: projectKey, organization: orgKey, name: 'Production', host: '', is_production: true, created_at },
-  }, metadata);
-  return { organization: orgKey, project: projectKey, environment: envKey, user: admin, position: done.position };
+  const created_at = done?.created_at || input.now;
+  let position: Position = '';
+  if (!done) {
+    await bus.handle(organization, streams.organization(orgKey), {
+      type: 'CreateOrganization',
+      data: { key: orgKey, name: 'Default organization', plan: input.plan, owner: admin.key, created_at },
+    }, metadata);
+  }
+  if (!done?.admin.email) {
+    position = (await bus.handle(user, streams.user(admin.key), {
+      type: 'CreateUser',
+      data: { ...admin, organization: orgKey, is_admin: true, created_at },
+    }, metadata)).position;
+  }
+  const projectKey = done?.project ?? newKey();
+  if (!done?.project) {
+    position = (await bus.handle(project, streams.project(projectKey), {
+      type: 'CreateProject',
+      data: { key: projectKey, organization: orgKey, name: 'Default project', region: 'local', gdpr: false, created_at },
+    }, metadata)).position;
+  }
+  const envKey = done?.environment ?? newKey(8);
+  if (!done?.environment) {
+    position = (await bus.handle(environment, streams.environment(envKey), {
+      type: 'CreateEnvironment',
+      data: { key: envKey, project: projectKey, organization: orgKey, name: 'Production', host: '', is_production: true, created_at },
+    }, metadata)).position;
+  }
+  return { organization: orgKey, project: projectKey, environment: envKey, user: admin, position };
 }

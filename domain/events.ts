@@ -1,4 +1,4 @@
-import type { ApiKeysEvent } from './api-keys/decider.js';
+import type { ApiKeysEvent } from './api-keys/events.js';
 import type { CollectionsEvent } from './collections/events.js';
 import type { ComponentsEvent } from './components/events.js';
 import type { DeliveryApisEvent } from './delivery-apis/events.js';
@@ -8,6 +8,7 @@ import type { EnvironmentEvent } from './environment/decider.js';
 import type { OrganizationEvent } from './organization/decider.js';
 import type { ProjectEvent } from './project/decider.js';
 import type { ResourceEvent } from './resource/events.js';
+import type { RolesEvent } from './roles/events.js';
 import type { ResourceQuotaEvent } from './resource-quota/decider.js';
 import type { SchemaEvent } from './schema/events.js';
 import type { UserEvent } from './user/decider.js';
@@ -25,5 +26,6 @@ export type DomainEvent =
   | ResourceEvent
   | ResourceQuotaEvent
   | ApiKeysEvent
+  | RolesEvent
   | ExternalIdEvent
   | LocalesEvent;

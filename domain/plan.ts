@@ -49,3 +49,16 @@ export function planLimitExceeded(entity: string, current: number, limit: number
   if (upgradable) detail.upgrade_url = UPGRADE_URL;
   return new DomainError('plan_limit_exceeded', `The ${entity} limit of ${limit} is reached.`, detail);
 }
+
+/** Display names and monthly prices (USD; null: by agreement) of the plans, for `GET /plans/`. */
+export const PLAN_INFO: Readonly<Record<PlanCode, { readonly name: string; readonly price: number | null }>> = {
+  free: { name: 'Free', price: 0 },
+  starter: { name: 'Starter', price: null },
+  pro: { name: 'Pro', price: null },
+  enterprise: { name: 'Enterprise', price: null },
+};
+
+export const PLAN_CODES: readonly PlanCode[] = ['free', 'starter', 'pro', 'enterprise'];
+
+/** Unlimited values are shown as null. */
+export const shownLimit = (value: number): number | null => (value >= UNLIMITED ? null : value);

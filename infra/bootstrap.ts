@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { bootstrapProgress } from '../commands/bootstrap-progress.js';
 import type { CommandBus } from '../commands/command-bus.js';
 import type { EventStore } from '../commands/ports.js';
 import { bootstrap } from '../commands/tenancy.js';
@@ -18,20 +19,26 @@ export type BootstrapFile = {
 
 export const bootstrapPath = (config: Config): string => join(config.dataDir, 'bootstrap.json');
 
+/** How many events from the start of the store a bootstrap can have written (it writes four). */
+const BOOTSTRAP_EVENTS = 50;
+
 /**
  * On first start (no events yet) creates the organization, project, environment and
  * administrator, and writes `bootstrap.json` (mode 0600). Returns the file's content
- * and whether it was created now; a restart reuses what exists.
+ * and whether it was created now; a restart reuses what exists. A start that finds events but
+ * no `bootstrap.json` finishes the bootstrap those events began (a crash between its appends,
+ * or before the file was written), reusing its keys (docs/decisions/0081).
  */
 export async function ensureBootstrap(
   config: Config,
   deps: { bus: CommandBus; eventStore: EventStore; projections: Projections; jwtSecret: string; urls: { base: string; delivery: string } },
 ): Promise<{ file: BootstrapFile | null; created: boolean }> {
   const path = bootstrapPath(config);
-  if ((await deps.eventStore.headPosition()) !== '') {
-    return { file: existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as BootstrapFile) : null, created: false };
-  }
-  const made = await bootstrap(deps.bus, { plan: config.plan, email: config.adminEmail, now: new Date().toISOString() });
+  const empty = (await deps.eventStore.headPosition()) === '';
+  if (!empty && existsSync(path)) return { file: JSON.parse(readFileSync(path, 'utf8')) as BootstrapFile, created: false };
+  const done = empty ? null : bootstrapProgress(await deps.eventStore.readAll('', BOOTSTRAP_EVENTS));
+  if (!empty && !done) return { file: null, created: false };
+  const made = await bootstrap(deps.bus, { plan: config.plan, email: config.adminEmail, now: new Date().toISOString() }, done);
   await deps.projections.waitFor(made.position, 30_000);
   const file: BootstrapFile = {
     organization: made.organization,
@@ -41,6 +48,8 @@ export async function ensureBootstrap(
     base_url: deps.urls.base,
     delivery_url: `${deps.urls.delivery}/${made.environment}`,
   };
-  writeFileSync(path, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+  // Written aside and renamed: a crash leaves either no file or a whole one.
+  writeFileSync(`${path}.tmp`, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+  renameSync(`${path}.tmp`, path);
   return { file, created: true };
 }

@@ -1,5 +1,7 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import type { BillingSettings } from '../domain/billing.js';
 import type { PlanCode } from '../domain/plan.js';
+import type { RateLimitSetting } from './http/rate-limit.js';
 
 export type Config = {
   readonly host: string;
@@ -17,6 +19,12 @@ export type Config = {
   /** Most resources per environment, or null (the default) for no limit (docs/decisions/0031). */
   readonly resourceLimit: number | null;
   readonly logLevel: string;
+  /** Management requests per minute per organization (docs/decisions/0092). */
+  readonly rateLimit: RateLimitSetting;
+  /** Allowances, price and spend cap of the billing axes (docs/decisions/0093). */
+  readonly billing: BillingSettings;
+  /** Embeddings (docs/decisions/0050): an OpenAI-compatible endpoint when `url` is set, else the embedded word vectors converted into `cacheDir`. */
+  readonly embeddings: { readonly url: string | undefined; readonly model: string; readonly apiKey: string | undefined; readonly cacheDir: string };
   /** `/readyz`: most events a projection may have left to apply and still count as caught up. */
   readonly readyMaxLag: number;
   /** Shutdown: how long in-flight requests may take to finish before their connections are cut. */
@@ -59,5 +67,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     readyMaxLag: int(env.READY_MAX_LAG, 100, 'READY_MAX_LAG'),
     shutdownGraceMs: int(env.SHUTDOWN_GRACE_MS, 10_000, 'SHUTDOWN_GRACE_MS'),
+    embeddings: {
+      url: env.EMBEDDINGS_URL || undefined,
+      model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small',
+      apiKey: env.EMBEDDINGS_API_KEY || undefined,
+      cacheDir: resolve(env.EMBEDDINGS_CACHE_DIR || join(env.DATA_DIR ?? './data', 'cache')),
+    },
+    ...tenancyConfig(env),
+  };
+}
+
+function decimal(value: string | undefined, fallback: number | null, name: string): number | null {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got ${value}`);
+  return n;
+}
+
+/** RATE_LIMIT_PER_MINUTE, FREE_WRITES_PER_MONTH, FREE_VECTOR_STORAGE_BYTES, WRITE_PRICE_USD, SPEND_CAP_USD. */
+function tenancyConfig(env: NodeJS.ProcessEnv): { rateLimit: RateLimitSetting; billing: BillingSettings } {
+  const rpm = env.RATE_LIMIT_PER_MINUTE;
+  const rateLimit: RateLimitSetting = rpm === undefined || rpm === '' || rpm === 'plan' ? 'plan' : rpm === 'off' ? 'off' : (positive(rpm, 'RATE_LIMIT_PER_MINUTE') ?? 'plan');
+  return {
+    rateLimit,
+    billing: {
+      freeWrites: int(env.FREE_WRITES_PER_MONTH, 100_000, 'FREE_WRITES_PER_MONTH'),
+      freeVectorStorageBytes: int(env.FREE_VECTOR_STORAGE_BYTES, 100 * 1024 * 1024, 'FREE_VECTOR_STORAGE_BYTES'),
+      writePriceUsd: decimal(env.WRITE_PRICE_USD, 0.0001, 'WRITE_PRICE_USD') ?? 0.0001,
+      spendCapUsd: decimal(env.SPEND_CAP_USD, null, 'SPEND_CAP_USD'),
+    },
   };
 }

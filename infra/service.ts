@@ -4,27 +4,24 @@ import type { AddressInfo } from 'node:net';
 import { CommandBus } from '../commands/command-bus.js';
 import type { EventStore, StoredEvent } from '../commands/ports.js';
 import { DataValidator } from '../commands/data-validator.js';
+import { cascadeReaction } from '../commands/reactors/cascade-reactor.js';
+import { reactorTarget } from '../commands/reactors/reactor-target.js';
 import type { ResourceQuota } from '../commands/resource-quota.js';
 import { asDomainEvent, readModelTarget } from '../projections/read-model-target.js';
-import { apiKeysProjection } from '../projections/api-keys.js';
-import { auditLogProjection } from '../projections/audit-log.js';
-import { collectionCascadeProjection } from '../projections/collection-cascade.js';
-import { collectionsProjection } from '../projections/collections.js';
-import { componentsProjection } from '../projections/components.js';
-import { deliveryApisProjection } from '../projections/delivery-apis.js';
+import { READ_MODELS, REVISION_MODELS } from '../projections/catalog.js';
 import { deliveryTarget } from '../projections/delivery-index.js';
-import { localesProjection } from '../projections/locales.js';
-import { resourcesProjection } from '../projections/resources.js';
-import { revisionsProjection } from '../projections/revisions.js';
-import { ProjectionRunner, Projections } from '../projections/runner.js';
-import { schemaFieldsProjection } from '../projections/schema-fields.js';
-import { schemaVersionsProjection } from '../projections/schema-versions.js';
-import { tenancyProjection } from '../projections/tenancy.js';
+import { ProjectionRunner, Projections, type ProjectionTarget } from '../projections/runner.js';
+import { CREDENTIAL_EVENTS, DeliveryAuth } from '../read-api/delivery/auth.js';
 import { McpEndpoint } from '../read-api/delivery/mcp/endpoint.js';
+import { usageOf, usageTarget } from '../projections/usage.js';
+import { billingGuard, environmentWriteGuard } from '../commands/write-guards.js';
+import { EnvironmentStatus } from '../read-api/environment-status.js';
+import { managementRateLimit, RequestMeter } from './http/rate-limit.js';
 import { DeliveryRouting, ROUTING_EVENTS } from '../read-api/delivery/routing.js';
 import { jwtSecret } from './auth/jwt-secret.js';
 import { ensureBootstrap, type BootstrapFile } from './bootstrap.js';
 import type { Config } from './config.js';
+import { createEmbedder } from './embeddings/create.js';
 import { deliveryApp } from './http/delivery-app.js';
 import { frontRouter } from './http/front.js';
 import { closeGracefully } from './http/shutdown.js';
@@ -65,6 +62,8 @@ export type ServiceOptions = {
    * projections, bootstrap), e.g. to let another writer win an append. `npm start` never sets it.
    */
   readonly wrapEventStore?: (store: EventStore) => EventStore;
+  /** A test seam: wraps each projection's target, e.g. to make it throw on one event. */
+  readonly wrapProjectionTarget?: (target: ProjectionTarget) => ProjectionTarget;
 };
 
 /** The composition root: stores, command bus, projections, both HTTP interfaces, first-start bootstrap. */
@@ -77,25 +76,19 @@ export async function startService(config: Config, logger: Logger = createLogger
   const eventStore = timedEventStore(options.wrapEventStore ? options.wrapEventStore(stores.eventStore) : stores.eventStore, metrics);
   const bus = new CommandBus(eventStore, (hit) => metrics.cacheLookups.inc({ cache: 'aggregate_state', result: hit ? 'hit' : 'miss' }));
   const routing = new DeliveryRouting(readStore);
+  const deliveryAuth = new DeliveryAuth(readStore);
+  const environmentStatus = new EnvironmentStatus(readStore);
+  const requests = new RequestMeter();
+  const embedder = createEmbedder(config.embeddings);
 
-  const readModels = readModelTarget(readStore, [
-    tenancyProjection,
-    collectionsProjection,
-    componentsProjection,
-    schemaVersionsProjection,
-    schemaFieldsProjection,
-    deliveryApisProjection,
-    resourcesProjection,
-    apiKeysProjection,
-    auditLogProjection,
-    collectionCascadeProjection,
-    localesProjection,
-  ]);
+  // The projection lists live in projections/catalog.ts: `npm run rebuild` replays the same ones.
+  const readModels = readModelTarget(readStore, READ_MODELS);
   await readModels.prepare();
   // Revision payloads are written by their own consumer: resource lists do not wait for them.
-  const revisions = readModelTarget(readStore, [revisionsProjection], 'revisions');
+  const revisions = readModelTarget(readStore, REVISION_MODELS, 'revisions');
   await revisions.prepare();
   const refreshRouting = async (batch: readonly StoredEvent[]): Promise<void> => {
+    if (batch.some((stored) => CREDENTIAL_EVENTS.has(stored.type))) deliveryAuth.forget();
     const envs = new Set<string>();
     for (const stored of batch) {
       if (!ROUTING_EVENTS.has(stored.type)) continue;
@@ -103,19 +96,8 @@ export async function startService(config: Config, logger: Logger = createLogger
       envs.add(event.type === 'EnvironmentCreated' ? event.data.key : (event.data as { env: string }).env);
     }
     for (const env of envs) await routing.reload(env);
+    environmentStatus.observe(batch);
   };
-  const projections = new Projections([
-    new ProjectionRunner(eventStore, readModels, { log, afterBatch: refreshRouting }),
-    new ProjectionRunner(eventStore, revisions, { log }),
-    new ProjectionRunner(eventStore, deliveryTarget(searchIndex), { log }),
-  ]);
-  lagOf.projections = projections;
-  await projections.start();
-  await projections.waitFor(await eventStore.headPosition(), 10 * 60_000);
-  await routing.loadAll();
-
-  const secret = jwtSecret(config.dataDir, config.jwtSecret);
-  const validator = new DataValidator();
   const resourceQuota: ResourceQuota =
     config.resourceLimit === null
       ? null
@@ -125,9 +107,34 @@ export async function startService(config: Config, logger: Logger = createLogger
         };
   let draining = false;
   const front = { logger, metrics, readiness: () => readiness({ ...lagOf, projections, draining: () => draining }) };
+  const target = options.wrapProjectionTarget ?? ((t: ProjectionTarget) => t);
+  const readModelRunner = new ProjectionRunner(eventStore, target(readModels), { log, afterBatch: refreshRouting });
+  // Cascades of deletes run as a reactor from their own checkpoint (docs/decisions/0083).
+  const cascades = reactorTarget('cascades', readStore, cascadeReaction({ bus, readStore, quota: resourceQuota, readModels: readModelRunner }));
+  const usage = usageTarget(readStore);
+  await usage.prepare();
+  const projections = new Projections(
+    [
+      readModelRunner,
+      new ProjectionRunner(eventStore, target(revisions), { log }),
+      new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex, embedder)), { log }),
+      new ProjectionRunner(eventStore, target(usage), { log }),
+    ],
+    [new ProjectionRunner(eventStore, target(cascades), { log })],
+  );
+  lagOf.projections = projections;
+  await projections.start();
+  // Catch-up: a projection that stops on a faulty event stops this wait too (docs/decisions/0080).
+  await projections.waitFor(await eventStore.headPosition(), 10 * 60_000);
+  await routing.loadAll();
+  await environmentStatus.loadAll();
+
+  const secret = jwtSecret(config.dataDir, config.jwtSecret);
+  const validator = new DataValidator();
   const management = managementApp({
     front: frontRouter(front, 'management'),
     bus,
+    eventStore,
     validator,
     projections,
     readStore,
@@ -136,13 +143,24 @@ export async function startService(config: Config, logger: Logger = createLogger
     resourceQuota,
     jwtSecret: secret,
     log,
+    tenancy: {
+      billing: config.billing,
+      requests,
+      resourceLimit: config.resourceLimit,
+      rateLimit: managementRateLimit(readStore, config.rateLimit, requests),
+      status: environmentStatus,
+    },
   });
-  const mcp = new McpEndpoint({ routing, readStore });
-  const delivery = deliveryApp({ routing, searchIndex, mcp, log, front: frontRouter(front, 'delivery') });
+  const writeDeps = { bus, validator, projections, readStore, waitTimeoutMs: config.waitTimeoutMs, resourceQuota };
+  const mcp = new McpEndpoint({ routing, readStore, auth: deliveryAuth });
+  const delivery = deliveryApp({ routing, searchIndex, embedder, auth: deliveryAuth, writes: writeDeps, mcp, log, status: environmentStatus, front: frontRouter(front, 'delivery') });
   const servers = [await listen(management as never, config.host, config.port), await listen(delivery as never, config.host, config.deliveryPort)];
   const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };
 
   const { file, created } = await ensureBootstrap(config, { bus, eventStore, projections, jwtSecret: secret, urls });
+  // After the first start's setup, which no plan refuses: every later write passes these checks.
+  bus.useGuard(environmentWriteGuard(bus));
+  bus.useGuard(billingGuard(bus, (org, window) => usageOf(readStore, org, window), config.billing));
 
   let stopping: Promise<void> | null = null;
   return {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { EventStore } from '../commands/ports.js';
 import type { ReadStore, SearchIndex } from '../projections/ports.js';
 import type { Config } from './config.js';
+import { adoptRebuiltDelivery } from './sqlite/delivery-adopt.js';
 import { SqliteEventStore } from './sqlite/event-store.js';
 import { SqliteReadStore } from './sqlite/read-store.js';
 import { SqliteSearchIndex } from './sqlite/search-index.js';
@@ -24,7 +25,7 @@ export async function openStores(config: Config): Promise<Stores> {
     : new SqliteReadStore(join(config.dataDir, 'read-models.db'));
   const searchIndex = config.openSearchUrl
     ? new (await import('./opensearch/search-index.js')).OpenSearchSearchIndex(config.openSearchUrl)
-    : new SqliteSearchIndex(join(config.dataDir, 'delivery.db'));
+    : new SqliteSearchIndex(adoptRebuiltDelivery(join(config.dataDir, 'delivery.db')));
   return { eventStore, readStore, searchIndex };
 }
 

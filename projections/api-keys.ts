@@ -1,13 +1,24 @@
 import type { ReadModelProjection } from './read-model-target.js';
-import { put } from './read-model-target.js';
+import { patch, put, remove } from './read-model-target.js';
 
-/** Management and delivery API keys (public part and secret hash; never the secret). */
+/**
+ * Management and delivery API keys: the public part, the secret's hash and the bearer
+ * token's hash and first characters; never a secret or a token.
+ */
 export const apiKeysProjection: ReadModelProjection = {
-  indexes: { api_keys: [['public_key'], ['env', 'kind', 'created_at']] },
+  indexes: { api_keys: [['public_key'], ['bearer_token_hash'], ['env', 'kind', 'created_at']] },
   changes: (event) => {
     switch (event.type) {
       case 'ApiKeyCreated':
-        return [put('api_keys', event.data.key, { ...event.data, deleted_at: null })];
+        return [put('api_keys', event.data.key, { ...event.data, bearer_token_hash: null, bearer_token_prefix: null, deleted_at: null })];
+      case 'ApiKeyUpdated':
+        return [patch('api_keys', event.data.key, { description: event.data.description, role: event.data.role })];
+      case 'ApiKeyDeleted':
+        return [remove('api_keys', event.data.key)];
+      case 'BearerTokenIssued':
+        return [patch('api_keys', event.data.key, { bearer_token_hash: event.data.token_hash, bearer_token_prefix: event.data.token_prefix })];
+      case 'BearerTokenRevoked':
+        return [patch('api_keys', event.data.key, { bearer_token_hash: null, bearer_token_prefix: null })];
       default:
         return [];
     }

@@ -2,7 +2,9 @@ import type { StoredEvent } from '../commands/ports.js';
 import type { DomainEvent } from '../domain/events.js';
 import type { SchemaVersionDeleted, SchemaVersionUpdated } from '../domain/schema/events.js';
 import { envEntry, type Entry } from './audit-entry.js';
+import { apiKeyEntry, rolesEntry } from './audit-permissions.js';
 import { resourceEntry } from './audit-resources.js';
+import { tenancyEntry } from './audit-tenancy.js';
 import type { ReadModelProjection } from './read-model-target.js';
 import { put } from './read-model-target.js';
 
@@ -32,32 +34,27 @@ function versionEntry(event: SchemaVersionUpdated | SchemaVersionDeleted): Entry
   return envEntry(env, 'delete', 'version', key, { ...owner, snapshot: event.data.snapshot }, relations);
 }
 
-function entryFor(event: DomainEvent): Entry | null {
+export function entryFor(event: DomainEvent): Entry | null {
   switch (event.type) {
     case 'OrganizationCreated':
-      return { scope: 'global', env: null, event_type: 'create', entity_type: 'customer', entity_key: event.data.key, metadata: null, relations: { organization: event.data.key } };
+    case 'OrganizationUpdated':
+    case 'PlanChanged':
+    case 'ProjectSlotsSeeded':
+    case 'ProjectSlotReserved':
+    case 'ProjectSlotReleased':
+    case 'EnvironmentSlotsSeeded':
     case 'UserCreated':
-      return { scope: 'global', env: null, event_type: 'create', entity_type: 'user', entity_key: event.data.key, metadata: null, relations: { organization: event.data.organization } };
     case 'ProjectCreated':
-      return {
-        scope: 'global',
-        env: null,
-        event_type: 'create',
-        entity_type: 'project',
-        entity_key: event.data.key,
-        metadata: null,
-        relations: { project_key: event.data.key, organization: event.data.organization },
-      };
+    case 'ProjectUpdated':
+    case 'ProjectDeleted':
+    case 'EnvironmentSlotReserved':
+    case 'EnvironmentSlotReleased':
     case 'EnvironmentCreated':
-      return {
-        scope: 'global',
-        env: null,
-        event_type: 'create',
-        entity_type: 'environment',
-        entity_key: event.data.key,
-        metadata: { project_key: event.data.project },
-        relations: { project_key: event.data.project, organization: event.data.organization },
-      };
+    case 'EnvironmentUpdated':
+    case 'EnvironmentToggled':
+    case 'EnvironmentProtectionChanged':
+    case 'EnvironmentDeleted':
+      return tenancyEntry(event);
     case 'CollectionCreated':
       return envEntry(event.data.env, 'create', 'collection', event.data.key, { parent_key: event.data.parent }, { collection_key: event.data.key });
     case 'ComponentCreated':
@@ -126,7 +123,18 @@ function entryFor(event: DomainEvent): Entry | null {
     case 'ResourceCreated':
       return envEntry(event.data.env, 'create', 'resource', event.data.key, { folder_key: event.data.folder }, { collection_key: event.data.folder, resource_key: event.data.key });
     case 'ApiKeyCreated':
-      return envEntry(event.data.env, 'create', event.data.kind === 'management' ? 'manageapikey' : 'deliveryapikey', event.data.key, { role_key: event.data.role }, {});
+    case 'ApiKeyUpdated':
+    case 'ApiKeyDeleted':
+    case 'BearerTokenIssued':
+    case 'BearerTokenRevoked':
+      return apiKeyEntry(event);
+    case 'RoleCreated':
+    case 'RoleUpdated':
+    case 'RoleDeleted':
+    case 'PermissionCreated':
+    case 'PermissionUpdated':
+    case 'PermissionDeleted':
+      return rolesEntry(event);
     case 'ResourceUpdated':
       return envEntry(event.data.env, 'update', 'resource', event.data.key, { folder_key: event.data.folder }, { collection_key: event.data.folder, resource_key: event.data.key });
     case 'RevisionCreated':

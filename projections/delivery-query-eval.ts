@@ -1,4 +1,4 @@
-import type { Condition, FieldRef, QueryCursor, QueryScalar, SortKey, WhereNode } from './delivery-query.js';
+import type { Condition, FieldRef, JoinFilter, QueryCursor, QueryScalar, SortKey, WhereNode } from './delivery-query.js';
 import { effectiveSort } from './delivery-query.js';
 import type { DeliveryDoc } from './ports.js';
 
@@ -94,6 +94,21 @@ export function matches(doc: DeliveryDoc, node: WhereNode): boolean {
     case 'none_of':
       return !node.items.some((item) => matches(doc, item));
   }
+}
+
+/**
+ * A join holds when the field's value (a `folder::key` string, or an array of them) names a
+ * published document of the joined collection that matches the join's tree.
+ */
+export function joinHolds(doc: DeliveryDoc, join: JoinFilter, lookup: (folder: string, key: string) => DeliveryDoc | null): boolean {
+  const value = readField(doc, { scope: 'data', path: join.field });
+  const refs = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  return refs.some((ref) => {
+    const at = ref.indexOf('::');
+    if (at < 0 || ref.slice(0, at) !== join.folder) return false;
+    const target = lookup(join.folder, ref.slice(at + 2));
+    return target !== null && target.data !== null && (join.where === undefined || matches(target, join.where));
+  });
 }
 
 /** A value as it sorts: null (missing, null, object, array) first, then numbers (booleans as 0 / 1), then strings. */

@@ -64,8 +64,19 @@ export type SortKey = { readonly field: FieldRef; readonly descending: boolean }
 /** A page boundary: the sort values of the item next to it (one per sort key) and its key (the last tiebreak). */
 export type QueryCursor = { readonly values: readonly (QueryScalar | null)[]; readonly key: string };
 
+/** Most collections one query joins. */
+export const MAX_JOINS = 3;
+
+/**
+ * A join: the document's reference or relation field at `field` (a data path) names a
+ * published document of `folder` that matches `where` (any document of it when absent).
+ */
+export type JoinFilter = { readonly field: readonly string[]; readonly folder: string; readonly where?: WhereNode };
+
 export type DeliveryQuery = {
   readonly where?: WhereNode;
+  /** Joined collections (at most MAX_JOINS); every one must hold. */
+  readonly joins?: readonly JoinFilter[];
   /** Sort keys; `_sys.key` ascending is always the last tiebreak. Empty: by `_sys.created_at`. */
   readonly sort?: readonly SortKey[];
   readonly limit: number;

@@ -6,10 +6,33 @@ export interface ProjectionTarget {
   readonly name: string;
   checkpoint(): Promise<Position>;
   apply(events: readonly StoredEvent[], position: Position): Promise<void>;
+  /** Reactors: the position of the last event their reactions appended. */
+  issued?(): Position;
 }
 
 const BATCH = 1000;
 const RETRY_MS = 1000;
+/** Tries of one event before its projection stops on it (docs/decisions/0080). */
+const ATTEMPTS = 3;
+const ATTEMPT_MS = 250;
+/** A stopped projection tries again by itself after this long, doubling up to the maximum (an outage that passes). */
+const AUTO_RETRY_MS = 30_000;
+const AUTO_RETRY_MAX_MS = 10 * 60_000;
+
+/** The event a projection stopped on. */
+export type ProjectionFault = { readonly event_type: string; readonly position: Position; readonly message: string };
+
+/**
+ * What a projection reports for operations (a readiness endpoint): its checkpoint, how many
+ * events it has received and not applied, and whether it stopped on a faulty event.
+ */
+export type ProjectionStatus = {
+  readonly name: string;
+  readonly position: Position;
+  readonly lag: number;
+  readonly stopped: boolean;
+  readonly error: ProjectionFault | null;
+};
 
 type Waiter = { readonly position: Position; readonly resolve: (reached: boolean) => void; readonly timer: NodeJS.Timeout };
 
@@ -28,6 +51,12 @@ export class ProjectionRunner {
   private waiters: Waiter[] = [];
   private stopped = false;
   private paused: { readonly until: Promise<void>; readonly resume: () => void } | null = null;
+  private fault: ProjectionFault | null = null;
+  private autoRetry: { timer: NodeJS.Timeout | null; delayMs: number };
+  /** Where it last stopped: once past it, the next fault waits the shortest delay again. */
+  private lastFault: Position = '';
+  /** Events received while stopped on a fault (not queued: `retry()` reads them again). */
+  private behind = 0;
 
   constructor(
     private readonly store: EventStore,
@@ -36,8 +65,18 @@ export class ProjectionRunner {
       readonly log?: (message: string, error?: unknown) => void;
       /** Runs after a batch committed and before waiters on it are released (in-process caches). */
       readonly afterBatch?: (batch: readonly StoredEvent[]) => Promise<void>;
+      /** Pause between tries of one failing event (tests shorten it). */
+      readonly attemptMs?: number;
+      /** First delay before a stopped projection tries again by itself (tests shorten it). */
+      readonly autoRetryMs?: number;
     } = {},
-  ) {}
+  ) {
+    this.autoRetry = { timer: null, delayMs: this.firstRetryMs };
+  }
+
+  private get firstRetryMs(): number {
+    return this.options.autoRetryMs ?? AUTO_RETRY_MS;
+  }
 
   private log(message: string, error?: unknown): void {
     this.options.log?.(message, error);
@@ -60,6 +99,10 @@ export class ProjectionRunner {
     if (this.stopped) return;
     this.subscription = this.store.subscribeToAll(this.position).subscribe({
       next: (event) => {
+        if (this.fault) {
+          this.behind++;
+          return;
+        }
         this.queue.push(event);
         if (!this.draining) {
           this.draining = true;
@@ -93,7 +136,7 @@ export class ProjectionRunner {
   }
 
   private async drain(): Promise<void> {
-    while (this.queue.length > 0 && !this.stopped) {
+    while (this.queue.length > 0 && !this.stopped && !this.fault) {
       if (this.paused) {
         await this.paused.until;
         continue;
@@ -104,17 +147,96 @@ export class ProjectionRunner {
       try {
         await this.target.apply(batch, last.position);
       } catch (error) {
-        this.log(`projection ${this.name}: batch at ${last.position} failed, retrying`, error);
-        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+        this.log(`projection ${this.name}: batch up to ${last.position} failed, applying its events one by one`, error);
+        await this.applyOneByOne(batch);
         continue;
       }
       this.queue = this.queue.slice(batch.length);
-      await this.options.afterBatch?.(batch).catch((error: unknown) => this.log(`projection ${this.name}: after-batch hook failed`, error));
-      this.position = last.position;
-      this.applied.next(batch);
-      this.release();
+      await this.committed(batch);
     }
     this.draining = false;
+  }
+
+  private async committed(batch: readonly StoredEvent[]): Promise<void> {
+    const last = batch[batch.length - 1];
+    if (!last) return;
+    await this.options.afterBatch?.(batch).catch((error: unknown) => this.log(`projection ${this.name}: after-batch hook failed`, error));
+    this.position = last.position;
+    if (this.lastFault !== '' && this.position >= this.lastFault) {
+      this.lastFault = '';
+      this.autoRetry.delayMs = this.firstRetryMs;
+    }
+    this.applied.next(batch);
+    this.release();
+  }
+
+  /**
+   * A failed batch is retried event by event, each a few times: the events before the faulty
+   * one are applied (each with its checkpoint), and the projection stops on the faulty one.
+   */
+  private async applyOneByOne(batch: readonly StoredEvent[]): Promise<void> {
+    for (const event of batch) {
+      if (this.stopped) return;
+      let failure: unknown = null;
+      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, this.options.attemptMs ?? ATTEMPT_MS));
+        try {
+          await this.target.apply([event], event.position);
+          failure = null;
+          break;
+        } catch (error) {
+          failure = error;
+        }
+      }
+      if (failure !== null) {
+        this.stopOn(event, failure);
+        return;
+      }
+      this.queue = this.queue.slice(1);
+      await this.committed([event]);
+    }
+  }
+
+  private stopOn(event: StoredEvent, error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.fault = { event_type: event.type, position: event.position, message };
+    this.lastFault = event.position;
+    this.behind = this.queue.length;
+    this.queue = [];
+    this.log(`projection ${this.name}: stopped on ${event.type} at ${event.position}: ${message}`, error);
+    // Tries again by itself later, in case the cause was an outage; a faulty event stops it again.
+    const delay = this.autoRetry.delayMs;
+    this.autoRetry = { timer: setTimeout(() => this.retry(true), delay).unref(), delayMs: Math.min(delay * 2, Math.max(delay, AUTO_RETRY_MAX_MS)) };
+    for (const waiter of this.waiters) {
+      clearTimeout(waiter.timer);
+      waiter.resolve(false);
+    }
+    this.waiters = [];
+  }
+
+  /** For a reactor, the position of the last event its reactions appended; else ''. */
+  issued(): Position {
+    return this.target.issued?.() ?? '';
+  }
+
+  /** Where this projection is, for a readiness endpoint. */
+  status(): ProjectionStatus {
+    return { name: this.name, position: this.position, lag: this.queue.length + this.behind, stopped: this.fault !== null, error: this.fault };
+  }
+
+  /**
+   * After the cause of a fault is fixed: reads again from the checkpoint, which is just before
+   * the faulty event, so nothing is lost and nothing applied twice. Does nothing when running.
+   */
+  retry(automatic = false): void {
+    if (this.autoRetry.timer) clearTimeout(this.autoRetry.timer);
+    this.autoRetry = { timer: null, delayMs: automatic ? this.autoRetry.delayMs : this.firstRetryMs };
+    if (!this.fault || this.stopped) return;
+    this.subscription?.unsubscribe();
+    this.fault = null;
+    this.behind = 0;
+    this.queue = [];
+    this.follow();
   }
 
   private release(): void {
@@ -127,9 +249,10 @@ export class ProjectionRunner {
     }
   }
 
-  /** Resolves true once `position` is applied, false after `timeoutMs`. */
+  /** Resolves true once `position` is applied, false after `timeoutMs` or when the projection stops on a fault. */
   waitFor(position: Position, timeoutMs: number): Promise<boolean> {
     if (position <= this.position) return Promise.resolve(true);
+    if (this.fault) return Promise.resolve(false);
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w.timer !== timer);
@@ -141,6 +264,7 @@ export class ProjectionRunner {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.autoRetry.timer) clearTimeout(this.autoRetry.timer);
     this.resume();
     this.subscription?.unsubscribe();
     while (this.draining) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -153,16 +277,27 @@ export class ProjectionRunner {
   }
 }
 
-/** All runners together: a write waits until every projection has its event. */
+/**
+ * All runners together: a write waits until every projection has its event. Reactors (projections
+ * that issue commands, docs/decisions/0083) run beside them; only a write that starts a cascade
+ * waits for them.
+ */
 export class Projections {
-  constructor(readonly runners: readonly ProjectionRunner[]) {}
+  constructor(
+    readonly runners: readonly ProjectionRunner[],
+    readonly reactors: readonly ProjectionRunner[] = [],
+  ) {}
+
+  private get all(): readonly ProjectionRunner[] {
+    return [...this.runners, ...this.reactors];
+  }
 
   runner(name: string): ProjectionRunner | undefined {
-    return this.runners.find((r) => r.name === name);
+    return this.all.find((r) => r.name === name);
   }
 
   async start(): Promise<void> {
-    await Promise.all(this.runners.map((r) => r.start()));
+    await Promise.all(this.all.map((r) => r.start()));
   }
 
   async waitFor(position: Position, timeoutMs: number): Promise<boolean> {
@@ -170,7 +305,30 @@ export class Projections {
     return reached.every(Boolean);
   }
 
+  /**
+   * For a write that starts a cascade: waits until every reactor has handled `position`, then
+   * until every projection has what the reactors appended. False when that takes longer than
+   * `timeoutMs` or a projection or reactor is stopped on a fault.
+   */
+  async waitForCascade(position: Position, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    const handled = await Promise.all(this.reactors.map((r) => r.waitFor(position, timeoutMs)));
+    if (!handled.every(Boolean)) return false;
+    const issued = this.reactors.map((r) => r.issued()).reduce((a, b) => (b > a ? b : a), position);
+    return this.waitFor(issued, Math.max(0, deadline - Date.now()));
+  }
+
+  /** Each projection's checkpoint, lag and fault (a readiness endpoint shows them). */
+  status(): ProjectionStatus[] {
+    return this.all.map((r) => r.status());
+  }
+
+  /** Restarts every projection stopped on a fault (after the fix) from its checkpoint. */
+  retry(): void {
+    for (const runner of this.all) runner.retry();
+  }
+
   async stop(): Promise<void> {
-    await Promise.all(this.runners.map((r) => r.stop()));
+    await Promise.all(this.all.map((r) => r.stop()));
   }
 }

@@ -2,28 +2,31 @@ import { Router } from 'express';
 import { notFound } from '../domain/errors.js';
 import type { ReadDeps } from './deps.js';
 import { envelope, pageParams } from './pagination.js';
+import { PERMISSION_BASES } from './permission-paths.js';
 import { param } from './query.js';
 import { apiKeyView } from './views.js';
 
 export const MANAGEMENT_KEYS = '/permissions/management-api/api-keys';
 
-/** Management API keys of an environment. */
+/** Management and delivery API keys of an environment (never a secret, a hash or a token). */
 export function apiKeysReadRouter({ readStore }: ReadDeps): Router {
   const router = Router({ mergeParams: true });
   const keys = () => readStore.collection('api_keys');
 
-  router.get(`${MANAGEMENT_KEYS}/`, async (req, res) => {
-    const page = pageParams(req.query);
-    const filter = { env: param(req, 'env'), kind: 'management' };
-    const [count, docs] = await Promise.all([keys().count(filter), keys().find(filter, { sort: [['created_at', 1]], skip: page.offset, limit: page.limit })]);
-    res.json(envelope(req, page, count, docs.map(apiKeyView)));
-  });
+  for (const { base, kind } of PERMISSION_BASES) {
+    router.get(`${base}/api-keys/`, async (req, res) => {
+      const page = pageParams(req.query);
+      const filter = { env: param(req, 'env'), kind };
+      const [count, docs] = await Promise.all([keys().count(filter), keys().find(filter, { sort: [['created_at', 1]], skip: page.offset, limit: page.limit })]);
+      res.json(envelope(req, page, count, docs.map(apiKeyView)));
+    });
 
-  router.get(`${MANAGEMENT_KEYS}/:key/`, async (req, res) => {
-    const doc = await keys().get(param(req, 'key'));
-    if (!doc || doc.env !== param(req, 'env') || doc.kind !== 'management') throw notFound('not_found', 'API key');
-    res.json(apiKeyView(doc));
-  });
+    router.get(`${base}/api-keys/:key/`, async (req, res) => {
+      const doc = await keys().get(param(req, 'key'));
+      if (!doc || doc.env !== param(req, 'env') || doc.kind !== kind) throw notFound('not_found', 'API key');
+      res.json(apiKeyView(doc));
+    });
+  }
 
   return router;
 }

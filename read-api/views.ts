@@ -69,6 +69,8 @@ export const auditView = (doc: Doc) =>
 export const apiKeyView = (doc: Doc) => ({
   ...pick(doc, ['key', 'description', 'public_key', 'role', 'created_at']),
   environment: doc.env,
+  // A delivery key shows the first 12 characters of its bearer token (null until one is issued).
+  ...(doc.kind === 'delivery' ? { bearer_token_prefix: doc.bearer_token_prefix ?? null } : {}),
 });
 
 export const localeView = (doc: Doc) => ({ ...pick(doc, ['name', 'code']), environment: doc.env, ...pick(doc, ['is_default', 'created_at']) });

@@ -104,9 +104,10 @@ export function collectionsWriteRouter(deps: WriteDeps): Router {
 
   router.delete(ITEM, async (req, res) => {
     const key = keyOf(req);
-    const deleted = await deleteCollection(deps.bus, commandContext(req, res), key, deps.resourceQuota);
-    await deps.projections.waitFor(deleted.position, deps.waitTimeoutMs);
-    res.status(204).end();
+    const deleted = await deleteCollection(deps.bus, commandContext(req, res), key);
+    // 204 once the cascade is done and read; 202 when it is still running (or stopped on a fault).
+    const done = await deps.projections.waitForCascade(deleted.position, deps.waitTimeoutMs);
+    res.status(done ? 204 : 202).end();
   });
 
   return router;

@@ -5,7 +5,7 @@ import { principalOf } from '../read-api/principal.js';
 import { param } from '../read-api/query.js';
 
 /** Host part only of the Referer header. */
-function refererHost(req: Request): string | null {
+export function refererHost(req: Request): string | null {
   const referer = req.get('referer');
   if (!referer) return null;
   try {

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { createResource, updateResourceMetadata } from '../commands/resources.js';
+import { createResource, deleteResource, updateResourceMetadata } from '../commands/resources.js';
 import { upsertResource } from '../commands/upsert.js';
 import { DomainError } from '../domain/errors.js';
 import { param, queryBool, queryString } from '../read-api/query.js';
@@ -7,7 +7,6 @@ import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
 import { ifMatch } from './if-match.js';
 import { answerResource } from './resource-answer.js';
-import { deleteWithDescendants } from './resource-delete.js';
 import { documented, validator } from './validate.js';
 
 const BASES = ['/collections/:collection/resources', '/folders/:collection/resources'];
@@ -110,9 +109,10 @@ export function resourcesWriteRouter(deps: WriteDeps): Router {
   });
 
   router.delete(paths('/:resource/'), async (req, res) => {
-    const position = await deleteWithDescendants(deps, commandContext(req, res), param(req, 'collection'), param(req, 'resource'));
-    await deps.projections.waitFor(position, deps.waitTimeoutMs);
-    res.status(204).end();
+    const deleted = await deleteResource(deps.bus, commandContext(req, res), param(req, 'collection'), param(req, 'resource'), deps.resourceQuota);
+    // Descendants are deleted by the cascade reactor (decision 0083): 204 once it is done and read, else 202.
+    const done = await deps.projections.waitForCascade(deleted.position, deps.waitTimeoutMs);
+    res.status(done ? 204 : 202).end();
   });
 
   return router;

@@ -33,20 +33,33 @@ export type ResourceQuotaCommand = ReserveResourceSlot | ReleaseResourceSlot | R
 /** `slots`: resource key → folder. */
 export type ResourceQuotaState = { readonly seeded: boolean; readonly slots: Readonly<Record<string, string>> };
 
-function evolve(state: ResourceQuotaState, event: ResourceQuotaEvent): ResourceQuotaState {
-  switch (event.type) {
-    case 'ResourceSlotsSeeded':
-      return { seeded: true, slots: { ...state.slots, ...Object.fromEntries(event.data.slots.map((s) => [s.key, s.folder])) } };
-    case 'ResourceSlotReserved':
-      return { ...state, slots: { ...state.slots, [event.data.key]: event.data.folder } };
-    case 'ResourceSlotReleased':
-      return { ...state, slots: Object.fromEntries(Object.entries(state.slots).filter(([key]) => key !== event.data.key)) };
-    case 'CollectionSlotsReleased': {
-      const folders = new Set(event.data.folders);
-      return { ...state, slots: Object.fromEntries(Object.entries(state.slots).filter(([, folder]) => !folders.has(folder))) };
+/** Applies events on one working copy of the slots (a Map) and freezes it back once: a replay copies the slots once. */
+function evolveMany(state: ResourceQuotaState, events: readonly ResourceQuotaEvent[]): ResourceQuotaState {
+  const slots = new Map(Object.entries(state.slots));
+  let seeded = state.seeded;
+  for (const event of events) {
+    switch (event.type) {
+      case 'ResourceSlotsSeeded':
+        seeded = true;
+        for (const slot of event.data.slots) slots.set(slot.key, slot.folder);
+        break;
+      case 'ResourceSlotReserved':
+        slots.set(event.data.key, event.data.folder);
+        break;
+      case 'ResourceSlotReleased':
+        slots.delete(event.data.key);
+        break;
+      case 'CollectionSlotsReleased': {
+        const folders = new Set(event.data.folders);
+        for (const [key, folder] of slots) if (folders.has(folder)) slots.delete(key);
+        break;
+      }
     }
   }
+  return { seeded, slots: Object.fromEntries(slots) };
 }
+
+const evolve = (state: ResourceQuotaState, event: ResourceQuotaEvent): ResourceQuotaState => evolveMany(state, [event]);
 
 function decide(command: ResourceQuotaCommand, state: ResourceQuotaState): ResourceQuotaEvent[] {
   switch (command.type) {
@@ -73,5 +86,6 @@ function decide(command: ResourceQuotaCommand, state: ResourceQuotaState): Resou
 export const resourceQuota: Decider<ResourceQuotaState, ResourceQuotaCommand, ResourceQuotaEvent> = {
   initialState: () => ({ seeded: false, slots: {} }),
   evolve,
+  evolveMany,
   decide,
 };

@@ -1,9 +1,12 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import jwt from 'jsonwebtoken';
 import { timingSafeEqual } from 'node:crypto';
 import { secretHash } from '../../commands/key-pair.js';
 import { DomainError } from '../../domain/errors.js';
-import type { ReadStore } from '../../projections/ports.js';
+import type { Doc, ReadStore } from '../../projections/ports.js';
+import { parseCredentials } from '../../read-api/auth/credentials.js';
+import { keyActor, keyFromCredentials, rawBodyOf, signedPath } from '../../read-api/auth/key-lookup.js';
+import { ReplayGuard } from '../../read-api/auth/secure-signature.js';
 import type { Principal } from '../../read-api/principal.js';
 
 export type TokenClaims = { readonly sub: string; readonly org: string };
@@ -25,24 +28,39 @@ async function keyPrincipal(store: ReadStore, token: string): Promise<Principal 
   const expected = Buffer.from(doc.secret_hash as string, 'hex');
   const given = Buffer.from(secretHash(token.slice(at + 1)), 'hex');
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  return principalOfKey(store, doc);
+}
+
+async function principalOfKey(store: ReadStore, doc: Doc): Promise<Principal | null> {
   const env = await store.collection('environments').get(doc.env as string);
   if (!env) return null;
-  return {
-    actor_type: 'apikey',
-    actor: { key: doc.key, description: doc.description, public_key: doc.public_key, role: doc.role, created_at: doc.created_at, environment: doc.env, deleted_at: null },
-    organization: env.organization as string,
-    is_admin: false,
-    environment: doc.env as string,
-  };
+  return { actor_type: 'apikey', actor: keyActor(doc), organization: env.organization as string, is_admin: false, environment: doc.env as string };
+}
+
+/** `Authorization: Secure <public_key>:<signature>` with a `Date` header (docs/decisions/0062). */
+async function securePrincipal(store: ReadStore, req: Request, replays: ReplayGuard): Promise<Principal | null> {
+  const credentials = parseCredentials(req.get('authorization'));
+  if (credentials === null || credentials === 'malformed' || credentials.scheme !== 'secure') return null;
+  const request = { path: signedPath(req.originalUrl), body: rawBodyOf(req), date: req.get('date'), now: Date.now() };
+  const doc = await keyFromCredentials(store, 'management', credentials, request, replays);
+  return doc ? principalOfKey(store, doc) : null;
 }
 
 /**
  * `Authorization: Bearer <token>` where the token is a management JWT or a management API
- * key (`<public_key>:<secret_key>`; the `Simple` scheme is accepted for keys too).
+ * key (`<public_key>:<secret_key>`; the `Simple` scheme is accepted for keys too), or a
+ * management key's `Secure` signature.
  */
 export function managementAuth(secret: string, store: ReadStore): RequestHandler {
+  const replays = new ReplayGuard();
   return async (req, res, next) => {
     const header = req.get('authorization') ?? '';
+    if (/^secure\s/i.test(header)) {
+      const principal = await securePrincipal(store, req, replays);
+      if (!principal) return next(failed());
+      res.locals.principal = principal;
+      return next(res.locals.bodyError);
+    }
     const match = /^(Bearer|Simple)\s+(\S+)$/i.exec(header);
     const token = match?.[2];
     if (!token) return next(failed());

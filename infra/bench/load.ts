@@ -7,6 +7,8 @@ export type Target = {
   readonly origin: string;
   /** The path of each request (called per request). */
   readonly path: () => string;
+  /** Extra headers of each request (credentials). */
+  readonly headers?: () => Record<string, string>;
 };
 
 export type Measurement = {
@@ -36,7 +38,7 @@ function fire(cleanup: Cleanup, target: Target, seconds: number, connections: nu
         duration: seconds,
         pipelining: 1,
         timeout: 10,
-        requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: target.path() }) }],
+        requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: target.path(), headers: { ...request.headers, ...target.headers?.() } }) }],
       },
       (error, result) => {
         clearTimeout(guard);

@@ -6,14 +6,19 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBaseline } from './baseline.js';
 import { Cleanup } from './cleanup.js';
+import { deliveryBearerToken } from './credentials.js';
 import { measure, type Measurement, type Target } from './load.js';
 import { benchOptions } from './options.js';
+import { rebuildScenario } from './rebuild.js';
 import { API_PREFIX, COLLECTION_ALIAS, sampleBodies, seedResources, setupContent, waitForDelivery } from './seed.js';
+import { searchBenchOptions, searchScenario } from './search.js';
 import { startServiceChild, type ChildOutput } from './service.js';
 import { table, type Row } from './table.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LIST_LIMIT = 20;
+/** The filtered-list scenario's filter: about half of the documents match (resourceData in seed.ts). */
+const LIST_FILTER = 'where__published__eq=true&where__views__gte=1000';
 
 const cleanup = new Cleanup(ROOT);
 let finishing = false;
@@ -87,12 +92,26 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   const oneBase = await run(getOne('get-one (bare http)', baseline));
   rows.push({ m: await run(getOne('get-one', delivery.origin)), baseline: oneBase }, { m: oneBase });
+  const token = await deliveryBearerToken(b);
+  rows.push({ m: await run({ ...getOne('get-one (Bearer key)', delivery.origin), headers: () => ({ authorization: `Bearer ${token}` }) }), baseline: oneBase });
   const listBase = await run(list(`list limit=${LIST_LIMIT} (bare http)`, baseline));
   rows.push({ m: await run(list(`list limit=${LIST_LIMIT}`, delivery.origin)), baseline: listBase }, { m: listBase });
+  const filtered: Target = { name: `list limit=${LIST_LIMIT} filtered`, origin: delivery.origin, path: () => `${collectionPath}?limit=${LIST_LIMIT}&${LIST_FILTER}` };
+  rows.push({ m: await run(filtered), baseline: listBase });
+
+  const search = searchBenchOptions();
+  if (search) {
+    phase = 'search scenario';
+    await searchScenario(cleanup, ROOT, baseline, search, log);
+  }
+
+  phase = 'rebuild';
+  const rebuildLines = await rebuildScenario(dataDir);
 
   phase = 'reporting';
   log('');
   log(table(rows));
+  for (const line of rebuildLines) log(line);
   log('');
   log(`seed: ${seedRate.toFixed(0)} resources/s accepted, ${(o.resources / total).toFixed(0)} resources/s until all delivered`);
   log(`machine: ${cores} cores, Node ${process.version}; the service, the baseline and the load generator share them`);

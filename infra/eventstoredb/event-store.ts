@@ -15,6 +15,7 @@ import {
 import {
   WrongExpectedRevision,
   type AppendResult,
+  type ChainReport,
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
@@ -22,6 +23,8 @@ import {
   type StoredEvent,
 } from '../../commands/ports.js';
 import { fromCurrent, isSystemEvent, sameIds, toEventData, toExpected, toStored } from './mapping.js';
+import { Mutex } from '../mutex.js';
+import { chainEvents, chainRowOf, firstRevision, GENESIS, hashOf, verifyRows } from './hash-chain.js';
 import { encodePosition, readPosition } from './position.js';
 
 const CHUNK = 500;
@@ -31,14 +34,31 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly client: EventStoreDBClient;
   private readonly closing = new EventEmitter();
   private readonly stopping = new Set<Promise<void>>();
+  /** Appends chain their hash to the newest event of $all, so this process appends one at a time (docs/decisions/0071). */
+  private readonly appends = new Mutex();
 
   constructor(connectionString: string) {
     this.client = EventStoreDBClient.connectionString(connectionString);
     this.closing.setMaxListeners(0);
   }
 
-  async appendToStream(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    if (events.length === 0) throw new Error('append of no events');
+  appendToStream(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) return Promise.reject(new Error('append of no events'));
+    return this.appends.run(() => this.appendChained(stream, events, expected));
+  }
+
+  /** The hash of the newest event of $all (the previous hash of the next append). */
+  private async lastHash(): Promise<string> {
+    for await (const resolved of this.client.readAll({ fromPosition: END, direction: BACKWARDS, maxCount: CHUNK })) {
+      const event = resolved.event;
+      if (event && !isSystemEvent(event.type)) return hashOf(event.metadata) ?? GENESIS;
+    }
+    return GENESIS;
+  }
+
+  private async appendChained(stream: string, plain: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    const current = typeof expected === 'number' ? expected : await this.currentRevision(stream);
+    const { events } = chainEvents(plain, stream, firstRevision(expected, current), await this.lastHash());
     let result;
     try {
       result = await this.client.appendToStream(stream, events.map(toEventData), { expectedRevision: toExpected(expected) });
@@ -79,6 +99,17 @@ export class EventStoreDbEventStore implements EventStore {
       throw error;
     }
     return out;
+  }
+
+  async verifyChain(): Promise<ChainReport> {
+    const client = this.client;
+    async function* rows() {
+      for await (const resolved of client.readAll({ fromPosition: START, direction: FORWARDS })) {
+        const event = resolved.event;
+        if (event && !isSystemEvent(event.type)) yield chainRowOf(event);
+      }
+    }
+    return verifyRows(rows());
   }
 
   private async currentRevision(stream: string): Promise<number | 'no_stream'> {

@@ -11,6 +11,7 @@ import {
   type RecordedEvent,
 } from '@eventstore/db-client';
 import type { EventMetadata, ExpectedRevision, NewEvent, StoredEvent } from '../../commands/ports.js';
+import { withoutHash } from './hash-chain.js';
 import { encodePosition } from './position.js';
 
 /** Our expected revision as the client's. */
@@ -51,7 +52,8 @@ export function toStored(event: RecordedEvent | AllStreamRecordedEvent): StoredE
     position: encodePosition(event.position),
     type: event.type,
     data: event.data,
-    metadata: event.metadata as EventMetadata,
+    // The chained hash (docs/decisions/0071) stays in the store: readers get the metadata that was written.
+    metadata: withoutHash(event.metadata) as EventMetadata,
   };
 }
 

@@ -6,6 +6,10 @@ const STATUS: Readonly<Record<string, number>> = {
   authentication_failed: 401,
   authentication_required: 401,
   permission_denied: 403,
+  access_denied: 403,
+  collection_not_writable: 403,
+  environment_disabled: 403,
+  environment_protected: 403,
   plan_limit_exceeded: 403,
   plan_exhausted: 402,
   spend_cap_reached: 402,
@@ -29,6 +33,8 @@ const STATUS: Readonly<Record<string, number>> = {
   unsupported_media_type: 415,
 };
 
+const TOP_LEVEL_DETAIL = new Set(['plan_exhausted', 'spend_cap_reached']);
+
 export const statusOf = (code: string): number => STATUS[code] ?? 422;
 
 /** Failures of express's own body parser, as the specification's codes. */
@@ -51,7 +57,9 @@ export function errorMiddleware(log: (message: string, error: unknown) => void):
   return (error: unknown, _req, res, _next) => {
     const known = error instanceof DomainError ? error : parserError(error as { type?: unknown; status?: unknown });
     if (known) {
-      res.status(known.status ?? statusOf(known.code)).json({ message: withRequestId(known.message, res), error_code: known.code, detail: known.detail });
+      // 402 bodies also carry their detail fields at the top level, where client libraries read them.
+      const top = TOP_LEVEL_DETAIL.has(known.code) ? known.detail : null;
+      res.status(known.status ?? statusOf(known.code)).json({ ...top, message: withRequestId(known.message, res), error_code: known.code, detail: known.detail });
       return;
     }
     const id = res.getHeader('x-request-id');

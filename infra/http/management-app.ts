@@ -4,11 +4,16 @@ import type { ReadDeps } from '../../read-api/deps.js';
 import { apiKeysReadRouter } from '../../read-api/api-keys.js';
 import { apiKeysWriteRouter } from '../../write-api/api-keys.js';
 import { auditEventsReadRouter, globalEventsReadRouter } from '../../read-api/audit-events.js';
+import type { AuditDeps } from '../../read-api/audit/deps.js';
+import { environmentReplayRouter, globalReplayRouter } from '../../read-api/audit/replay.js';
+import { timeTravelRouter } from '../../read-api/audit/time-travel.js';
+import { verifyRouter } from '../../read-api/audit/verify.js';
 import { collectionsReadRouter } from '../../read-api/collections.js';
 import { componentsReadRouter } from '../../read-api/components.js';
 import { deliveryApisReadRouter } from '../../read-api/delivery-apis.js';
 import { localesReadRouter } from '../../read-api/locales.js';
 import { resourcesReadRouter } from '../../read-api/resources.js';
+import { rolesReadRouter } from '../../read-api/roles.js';
 import { fieldsReadRouter } from '../../read-api/fields.js';
 import { revisionsReadRouter } from '../../read-api/revisions.js';
 import { schemaReadRouter } from '../../read-api/schema.js';
@@ -19,19 +24,23 @@ import { componentSyncWriteRouter } from '../../write-api/component-sync.js';
 import { deliveryApisWriteRouter } from '../../write-api/delivery-apis.js';
 import { localesWriteRouter } from '../../write-api/locales.js';
 import { resourcesWriteRouter } from '../../write-api/resources.js';
+import { rolesWriteRouter } from '../../write-api/roles.js';
 import { fieldsWriteRouter } from '../../write-api/fields.js';
 import { revisionsWriteRouter } from '../../write-api/revisions.js';
 import { schemaWriteRouter } from '../../write-api/schema.js';
 import { environmentGuard, managementAuth } from '../auth/management-auth.js';
+import { managementPermissions } from '../auth/management-permissions.js';
 import { bodyDepthGuard } from './body-depth.js';
 import { errorMiddleware, notFoundRoute } from './errors.js';
-import { JSON_TYPES, jsonBodiesOnly } from './json-only.js';
+import { jsonBodiesOnly } from './json-only.js';
+import { jsonBody, secureBodyFirst } from './raw-body.js';
+import { tenancyRouter, type TenancyHttp } from './tenancy-routes.js';
 
 /** Request bodies up to this size are parsed; the 1 MB payload rule is the domain's. */
 export const BODY_LIMIT = '8mb';
 
 /** The management (command and query) interface under `/v1`. */
-export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; log: (m: string, e: unknown) => void; front?: RequestHandler }): Express {
+export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecret: string; log: (m: string, e: unknown) => void; tenancy: TenancyHttp; front?: RequestHandler }): Express {
   const app = express();
   app.set('etag', false);
   app.set('x-powered-by', false);
@@ -39,15 +48,25 @@ export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; 
   // Request ids, metrics and the operations endpoints: before credentials (docs/decisions/0110).
   if (deps.front) app.use(deps.front);
   // Credentials first: an unauthenticated request is 401 whatever its body holds.
+  // A Secure signature covers the body: such requests read it first (a parse error still waits for the 401).
+  const json = jsonBody(BODY_LIMIT);
+  app.use(secureBodyFirst(json));
   app.use(managementAuth(deps.jwtSecret, deps.readStore));
+  app.use(deps.tenancy.rateLimit);
   app.use(jsonBodiesOnly);
-  app.use(express.json({ limit: BODY_LIMIT, strict: false, type: JSON_TYPES }));
+  app.use(json);
   app.use(bodyDepthGuard);
 
   app.use(globalEventsReadRouter(deps));
+  app.use(globalReplayRouter(deps), verifyRouter(deps));
+  app.use(tenancyRouter(deps, deps.tenancy));
   const env = express.Router({ mergeParams: true });
   env.use(environmentGuard(deps.readStore));
+  env.use(deps.tenancy.status.guard());
+  env.use(managementPermissions(deps.readStore));
   for (const router of [
+    environmentReplayRouter(deps),
+    timeTravelRouter(deps),
     auditEventsReadRouter(deps),
     collectionsReadRouter(deps),
     collectionsWriteRouter(deps),
@@ -66,6 +85,8 @@ export function managementApp(deps: ReadDeps & WriteDeps & { jwtSecret: string; 
     revisionsWriteRouter(deps),
     apiKeysReadRouter(deps),
     apiKeysWriteRouter(deps),
+    rolesReadRouter(deps),
+    rolesWriteRouter(deps),
     localesReadRouter(deps),
     localesWriteRouter(deps),
   ]) {

@@ -50,8 +50,10 @@ function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
  * `checkpoint` always, and `status()` where a runner has one (its `stopped` and `error`).
  */
 export async function projectionReports(deps: Omit<ReadinessDeps, 'draining'>): Promise<ProjectionReport[]> {
+  // Reactors (cascades) are projections that issue commands: they are reported too, where they exist.
+  const reactors = (deps.projections as { reactors?: Projections['runners'] }).reactors ?? [];
   return Promise.all(
-    deps.projections.runners.map(async (runner) => {
+    [...deps.projections.runners, ...reactors].map(async (runner) => {
       const own = (runner as unknown as { status?: () => RunnerStatus }).status?.() ?? {};
       const position = runner.checkpoint;
       const behind = await within(deps.eventStore.readAll(position, deps.maxLag + 1), deps.timeoutMs, 'the event store');
@@ -72,6 +74,6 @@ export async function readiness(deps: ReadinessDeps): Promise<Readiness> {
     error = failure instanceof Error ? failure.message : String(failure);
   }
   const projections = head === null ? [] : await projectionReports(deps).catch(() => []);
-  const ready = !draining && head !== null && projections.length === deps.projections.runners.length && projections.every((p) => p.caught_up);
+  const ready = !draining && head !== null && projections.length >= deps.projections.runners.length && projections.every((p) => p.caught_up);
   return { status: ready ? 'ready' : 'not_ready', draining, event_store: { reachable: head !== null, head, error }, max_lag: deps.maxLag, projections };
 }

@@ -1,10 +1,14 @@
 import type { Types } from '@opensearch-project/opensearch';
 import type { DeliveryDoc } from '../../projections/ports.js';
+import { flatten, type ValueEntry } from './flatten.js';
 
 type TypeMapping = Types.Common_Mapping.TypeMapping;
 
-/** A delivery document as stored: the published flag makes "data is not null" a filter. */
-export type Source = DeliveryDoc & { readonly published: boolean };
+/**
+ * A delivery document as stored: the published flag makes "data is not null" a filter;
+ * `values` and `items` are the payload flattened for queries (flatten.ts).
+ */
+export type Source = DeliveryDoc & { readonly published: boolean; readonly values?: readonly ValueEntry[]; readonly items?: readonly ValueEntry[] };
 
 export type Checkpoint = { readonly position: string };
 
@@ -19,6 +23,7 @@ export const toSource = (doc: DeliveryDoc): Source => ({
   owner: doc.owner,
   data: doc.data,
   published: doc.data !== null,
+  ...flatten(doc.data),
 });
 
 export const toDoc = (source: Source): DeliveryDoc => ({
@@ -33,9 +38,30 @@ export const toDoc = (source: Source): DeliveryDoc => ({
 
 const keyword = { type: 'keyword' } as const;
 
+/** Strings longer than this are kept in _source but not indexed (Lucene caps a term at 32 KB). */
+const LONGEST_INDEXED = 8191;
+
+/** One flattened value: its path and JSON type, the string (as is and folded), number, boolean and sort rank. */
+const VALUE_ENTRY = {
+  type: 'nested',
+  properties: {
+    path: keyword,
+    type: keyword,
+    r: { type: 'byte' },
+    s: { type: 'keyword', ignore_above: LONGEST_INDEXED },
+    f: { type: 'keyword', normalizer: 'fold', ignore_above: LONGEST_INDEXED },
+    n: { type: 'double' },
+    b: { type: 'boolean' },
+  },
+} as const;
+
+/** The `fold` normalizer of the case-insensitive operators. */
+export const DOCS_SETTINGS = { analysis: { normalizer: { fold: { type: 'custom', filter: ['lowercase'] } } } } as const;
+
 /**
  * Timestamps are keywords: lists are ordered by (created_at, key) as strings, exactly like
- * the embedded index. The payload is kept in _source only, for now (`enabled: false`).
+ * the embedded index. The payload is kept in _source (`enabled: false`); queries read its
+ * flattened copy in the nested `values` (every path) and `items` (array elements).
  */
 export const DOCS_MAPPING: TypeMapping = {
   dynamic: 'strict',
@@ -48,10 +74,18 @@ export const DOCS_MAPPING: TypeMapping = {
     owner: keyword,
     published: { type: 'boolean' },
     data: { type: 'object', enabled: false },
+    values: VALUE_ENTRY,
+    items: VALUE_ENTRY,
   },
 };
 
 export const CHECKPOINTS_MAPPING: TypeMapping = {
   dynamic: 'strict',
   properties: { position: { type: 'keyword', index: false } },
+};
+
+/** The delivery projection's schema knowledge for search: one JSON value per id. */
+export const SEARCH_META_MAPPING: TypeMapping = {
+  dynamic: 'strict',
+  properties: { value: { type: 'keyword', index: false } },
 };

@@ -1,4 +1,4 @@
-import type { Condition, FieldRef, QueryCursor, QueryScalar, SortKey, WhereNode } from '../../projections/delivery-query.js';
+import type { Condition, FieldRef, JoinFilter, QueryCursor, QueryScalar, SortKey, WhereNode } from '../../projections/delivery-query.js';
 import { fold } from '../../projections/delivery-query-eval.js';
 
 /**
@@ -20,15 +20,19 @@ export function jsonPath(path: readonly string[]): string {
 /** A field as a value expression and a JSON type expression (`text` for the `_sys` columns). */
 type Operand = { readonly val: string; readonly typ: string };
 
-const operand = (field: FieldRef): Operand =>
+/** A field of the `docs` row named `table` (the queried one, or a joined one in a subquery). */
+const operand = (field: FieldRef, table: string): Operand =>
   field.scope === 'sys'
-    ? { val: SYS_COLUMNS[field.name], typ: `'text'` }
-    : { val: `json_extract(data, ${jsonPath(field.path)})`, typ: `json_type(data, ${jsonPath(field.path)})` };
+    ? { val: `${table}.${SYS_COLUMNS[field.name]}`, typ: `'text'` }
+    : { val: `json_extract(${table}.data, ${jsonPath(field.path)})`, typ: `json_type(${table}.data, ${jsonPath(field.path)})` };
 
 const bind = (value: QueryScalar | null): SqlParam => (typeof value === 'boolean' ? Number(value) : value);
 
 class Builder {
-  readonly params: SqlParam[] = [];
+  constructor(
+    readonly table = 'docs',
+    readonly params: SqlParam[] = [],
+  ) {}
 
   p(value: QueryScalar | null): string {
     this.params.push(bind(value));
@@ -58,7 +62,7 @@ class Builder {
   }
 
   condition(c: Condition): string {
-    const o = operand(c.field);
+    const o = operand(c.field, this.table);
     const x = c.value;
     const list = Array.isArray(x) ? (x as readonly QueryScalar[]) : [];
     switch (c.op) {
@@ -101,13 +105,30 @@ class Builder {
       case 'includes': {
         if (c.field.scope === 'sys') return '0';
         const item = this.same({ val: 'e.value', typ: 'e.type' }, x);
-        return `(${o.typ} IS 'array' AND EXISTS (SELECT 1 FROM json_each(data, ${jsonPath(c.field.path)}) AS e WHERE ${item}))`;
+        return `(${o.typ} IS 'array' AND EXISTS (SELECT 1 FROM json_each(${this.table}.data, ${jsonPath(c.field.path)}) AS e WHERE ${item}))`;
       }
       case 'exists':
         return x === true ? `(${o.typ} IS NOT NULL)` : `(${o.typ} IS NULL)`;
       case 'isnull':
         return x === true ? `(${o.typ} IS NULL OR ${o.typ} IS 'null')` : `(${o.typ} IS NOT NULL AND ${o.typ} IS NOT 'null')`;
     }
+  }
+
+  /** `folder::key` of the published documents of the joined collection that match its tree. */
+  private joined(join: JoinFilter, depth: number, env: string): string {
+    const t = `j${depth}`;
+    const inner = new Builder(t, this.params);
+    const clauses = [`${t}.env = ${this.p(env)}`, `${t}.folder = ${this.p(join.folder)}`, `${t}.data IS NOT NULL`];
+    if (join.where) clauses.push(inner.where(join.where));
+    return `SELECT ${t}.folder || '::' || ${t}.key FROM docs AS ${t} WHERE ${clauses.join(' AND ')}`;
+  }
+
+  /** The reference (text) or relation (array of text) at the join's field names a matching document. */
+  join(join: JoinFilter, env: string, depth = 0): string {
+    const path = jsonPath(join.field);
+    const one = `json_extract(${this.table}.data, ${path}) IN (${this.joined(join, depth, env)})`;
+    const many = `EXISTS (SELECT 1 FROM json_each(${this.table}.data, ${path}) AS e WHERE e.type = 'text' AND e.value IN (${this.joined(join, depth + 1, env)}))`;
+    return `(CASE json_type(${this.table}.data, ${path}) WHEN 'text' THEN ${one} WHEN 'array' THEN ${many} ELSE 0 END)`;
   }
 
   where(node: WhereNode): string {
@@ -164,6 +185,7 @@ export function pageSql(args: {
   env: string;
   folder: string;
   where?: WhereNode;
+  joins?: readonly JoinFilter[];
   sort: readonly SortKey[];
   owners?: readonly string[];
   cursor?: QueryCursor;
@@ -174,9 +196,10 @@ export function pageSql(args: {
   const clauses = [`env = ${b.p(args.env)}`, `folder = ${b.p(args.folder)}`, 'data IS NOT NULL'];
   if (args.owners) clauses.push(args.owners.length === 0 ? '0' : `owner IN (${args.owners.map((o) => b.p(o)).join(', ')})`);
   if (args.where) clauses.push(b.where(args.where));
+  for (const join of args.joins ?? []) clauses.push(b.join(join, args.env));
   const keys = orderings(args.sort, args.backward);
   if (args.cursor) clauses.push(keyset(b, keys, args.cursor, args.sort.every((s) => s.field.scope === 'sys')));
   const order = keys.map((k) => `${k.expr} ${k.descending ? 'DESC' : 'ASC'}`).join(', ');
-  const sql = `SELECT * FROM docs WHERE ${clauses.join(' AND ')} ORDER BY ${order} LIMIT ${b.p(args.limit + 1)}`;
+  const sql = `SELECT docs.* FROM docs WHERE ${clauses.join(' AND ')} ORDER BY ${order} LIMIT ${b.p(args.limit + 1)}`;
   return { sql, params: b.params };
 }

@@ -3,12 +3,15 @@ import { EventEmitter } from 'node:events';
 import {
   WrongExpectedRevision,
   type AppendResult,
+  type ChainReport,
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
   type Position,
   type StoredEvent,
 } from '../../commands/ports.js';
+import { chainHash } from '../audit/hash-chain.js';
+import { lastEventHash, migrateEventHashes, verifyEventHashes } from './event-hashes.js';
 import { fromPosition, openSqlite, toPosition, type SqliteDb } from './open.js';
 
 type Row = { position: number; id: string; stream: string; revision: number; type: string; data: string; metadata: string };
@@ -53,15 +56,19 @@ export class SqliteEventStore implements EventStore {
   private readonly db: SqliteDb;
   private readonly appended = new EventEmitter();
   private readonly statements;
+  /** The hash of the newest row (tamper evidence, docs/decisions/0071): re-read at open and after a failed append. */
+  private lastHash: string;
 
   constructor(file: string) {
     this.db = openSqlite(file);
     this.db.exec(SCHEMA);
+    migrateEventHashes(this.db);
+    this.lastHash = lastEventHash(this.db);
     this.appended.setMaxListeners(0);
     this.statements = {
       byId: this.db.prepare<[string], Row>('SELECT * FROM events WHERE id = ?'),
       head: this.db.prepare<[string], { revision: number | null }>('SELECT MAX(revision) AS revision FROM events WHERE stream = ?'),
-      insert: this.db.prepare('INSERT INTO events (id, stream, revision, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?)'),
+      insert: this.db.prepare('INSERT INTO events (id, stream, revision, type, data, metadata, hash) VALUES (?, ?, ?, ?, ?, ?, ?)'),
       stream: this.db.prepare<[string, number], Row>('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision'),
       all: this.db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
       last: this.db.prepare<[], { position: number | null }>('SELECT MAX(position) AS position FROM events'),
@@ -79,7 +86,10 @@ export class SqliteEventStore implements EventStore {
     let position = 0;
     for (const event of events) {
       revision += 1;
-      const info = this.statements.insert.run(event.id, stream, revision, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata));
+      const row = { id: event.id, stream, revision, type: event.type, data: JSON.stringify(event.data), metadata: JSON.stringify(event.metadata) };
+      const hash = chainHash(this.lastHash, row);
+      const info = this.statements.insert.run(row.id, stream, revision, row.type, row.data, row.metadata, hash);
+      this.lastHash = hash;
       position = Number(info.lastInsertRowid);
     }
     return { revision, position: toPosition(position) };
@@ -96,9 +106,20 @@ export class SqliteEventStore implements EventStore {
   }
 
   async appendToStream(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    const result = this.db.transaction(this.appendTx).immediate(stream, events, expected);
+    let result: AppendResult;
+    try {
+      result = this.db.transaction(this.appendTx).immediate(stream, events, expected);
+    } catch (error) {
+      // The rows hashed in memory were rolled back.
+      if (this.db.open) this.lastHash = lastEventHash(this.db);
+      throw error;
+    }
     this.appended.emit('append');
     return result;
+  }
+
+  async verifyChain(): Promise<ChainReport> {
+    return verifyEventHashes(this.db);
   }
 
   async readStream(stream: string, fromRevision = 0): Promise<StoredEvent[]> {

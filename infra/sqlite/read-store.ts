@@ -2,13 +2,17 @@ import type { Position } from '../../commands/ports.js';
 import type { Doc, Filter, FindOptions, ReadCollection, ReadStore, ReadStoreTx } from '../../projections/ports.js';
 import { fieldExpr, orderSql, whereSql, type SqlParam } from './filter-sql.js';
 import { openSqlite, type SqliteDb } from './open.js';
+import { prepared } from './statement-cache.js';
 import { Mutex } from '../mutex.js';
 
 const NAME = /^[a-z_][a-z0-9_]*$/;
 
-const table = (name: string): string => {
+/** Read-model tables are `rm_<collection>`; a rebuild writes `rb_<collection>` beside them (infra/sqlite/read-model-swap.ts). */
+export const LIVE_PREFIX = 'rm_';
+
+const tableOf = (name: string, prefix = LIVE_PREFIX): string => {
   if (!NAME.test(name)) throw new Error(`invalid collection name: ${name}`);
-  return `rm_${name}`;
+  return `${prefix}${name}`;
 };
 
 const missingTable = (error: unknown): boolean => error instanceof Error && /no such table/.test(error.message);
@@ -22,7 +26,7 @@ class SqliteCollection<T extends Doc> implements ReadCollection<T> {
 
   private all(sql: string, params: SqlParam[]): { doc: string }[] {
     try {
-      return this.db.prepare<SqlParam[], { doc: string }>(sql).all(...params);
+      return prepared<SqlParam[], { doc: string }>(this.db, sql).all(...params);
     } catch (error) {
       if (missingTable(error)) return [];
       throw error;
@@ -56,11 +60,11 @@ class SqliteCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   async upsert(doc: T): Promise<void> {
-    this.db.prepare(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`).run(doc._id, JSON.stringify(doc));
+    prepared(this.db, `INSERT INTO ${this.table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`).run(doc._id, JSON.stringify(doc));
   }
 
   async delete(id: string): Promise<void> {
-    this.db.prepare(`DELETE FROM ${this.table} WHERE id = ?`).run(id);
+    prepared(this.db, `DELETE FROM ${this.table} WHERE id = ?`).run(id);
   }
 
   async deleteMany(filter: Filter): Promise<number> {
@@ -76,14 +80,26 @@ export class SqliteReadStore implements ReadStore {
   private readonly created = new Set<string>();
   private readonly mutex = new Mutex();
 
-  constructor(file: string) {
+  private readonly prefix: string;
+  private readonly checkpoints: string;
+
+  /** `shadow` writes other tables of the same file: `<prefix><collection>` and the checkpoint table named (a rebuild). */
+  constructor(file: string, shadow?: { readonly prefix: string; readonly checkpoints: string }) {
+    this.prefix = shadow?.prefix ?? LIVE_PREFIX;
+    this.checkpoints = shadow?.checkpoints ?? 'checkpoints';
     this.writer = openSqlite(file);
-    this.writer.exec('CREATE TABLE IF NOT EXISTS checkpoints (consumer TEXT PRIMARY KEY, position TEXT NOT NULL)');
+    // A rebuild's commits need not reach the disk one by one: its swap commit does (docs/decisions/0073).
+    if (shadow) this.writer.pragma('synchronous = NORMAL');
+    this.writer.exec(`CREATE TABLE IF NOT EXISTS ${this.checkpoints} (consumer TEXT PRIMARY KEY, position TEXT NOT NULL)`);
     this.reader = openSqlite(file);
   }
 
+  private table(name: string): string {
+    return tableOf(name, this.prefix);
+  }
+
   private ensureTable(name: string): string {
-    const t = table(name);
+    const t = this.table(name);
     if (!this.created.has(t)) {
       this.writer.exec(`CREATE TABLE IF NOT EXISTS ${t} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
       this.created.add(t);
@@ -92,7 +108,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
-    return new SqliteCollection<T>(this.reader, table(name));
+    return new SqliteCollection<T>(this.reader, this.table(name));
   }
 
   async ensureIndex(collection: string, fields: readonly string[]): Promise<void> {
@@ -109,7 +125,7 @@ export class SqliteReadStore implements ReadStore {
       try {
         await work({ collection: <T extends Doc>(name: string) => new SqliteCollection<T>(this.writer, this.ensureTable(name)) });
         this.writer
-          .prepare('INSERT INTO checkpoints (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position')
+          .prepare(`INSERT INTO ${this.checkpoints} (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position`)
           .run(consumer, position);
         this.writer.exec('COMMIT');
       } catch (error) {
@@ -122,7 +138,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async checkpoint(consumer: string): Promise<Position> {
-    const row = this.writer.prepare<[string], { position: string }>('SELECT position FROM checkpoints WHERE consumer = ?').get(consumer);
+    const row = this.writer.prepare<[string], { position: string }>(`SELECT position FROM ${this.checkpoints} WHERE consumer = ?`).get(consumer);
     return row?.position ?? '';
   }
 

@@ -4,10 +4,11 @@ import { fold } from '../../projections/delivery-query-eval.js';
 import type { CursorKey, DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx } from '../../projections/ports.js';
 import { pageSql, type SqlParam } from './delivery-query-sql.js';
 import { Mutex } from '../mutex.js';
+import type { Scored, SearchEntries, TextQuery, VectorQuery } from '../../projections/search-ports.js';
+import { activeFields, type SearchField } from '../../projections/search-fields.js';
 import { openSqlite, type SqliteDb } from './open.js';
-
-/** Embedding width of the vector table; the embedder that fills it comes with vector search. */
-export const VECTOR_DIMENSIONS = 384;
+import { SEARCH_SCHEMA, SqliteSearchTables } from './search-tables.js';
+import type { Statement } from 'better-sqlite3';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS docs (
@@ -23,7 +24,6 @@ CREATE TABLE IF NOT EXISTS docs (
 );
 CREATE INDEX IF NOT EXISTS docs_by_created ON docs (env, folder, created_at, key);
 CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
-CREATE VIRTUAL TABLE IF NOT EXISTS docs_vec USING vec0(embedding float[${VECTOR_DIMENSIONS}]);
 CREATE TABLE IF NOT EXISTS checkpoints (consumer TEXT PRIMARY KEY, position TEXT NOT NULL);
 `;
 
@@ -60,7 +60,6 @@ function statements(db: SqliteDb) {
     removeFolder: db.prepare<[string, string], { rowid: number }>('DELETE FROM docs WHERE env = ? AND folder = ? RETURNING rowid'),
     ftsDelete: db.prepare<[number]>('DELETE FROM docs_fts WHERE rowid = ?'),
     ftsInsert: db.prepare<[number, string]>('INSERT INTO docs_fts (rowid, text) VALUES (?, ?)'),
-    vecDelete: db.prepare<[bigint]>('DELETE FROM docs_vec WHERE rowid = ?'),
     forward: db.prepare<[string, string, string, string, number], Row>(
       `SELECT * FROM docs WHERE env = ? AND folder = ? AND data IS NOT NULL AND (created_at, key) > (?, ?)
        ORDER BY created_at, key LIMIT ?`,
@@ -78,8 +77,26 @@ function statements(db: SqliteDb) {
 
 type Statements = ReturnType<typeof statements>;
 
+const scopeOf = (env: string, folder: string): string => `${env}/${folder}`;
+
 class Writer implements SearchIndexTx {
-  constructor(private readonly s: Statements) {}
+  constructor(
+    private readonly s: Statements,
+    private readonly search: SqliteSearchTables,
+  ) {}
+
+  async meta(id: string): Promise<unknown> {
+    return this.search.meta(id);
+  }
+
+  async setMeta(id: string, value: unknown): Promise<void> {
+    this.search.setMeta(id, value);
+  }
+
+  async indexSearch(env: string, folder: string, key: string, entries: SearchEntries): Promise<void> {
+    const row = this.s.get.get(env, folder, key);
+    if (row) this.search.index(row.rowid, scopeOf(env, folder), entries);
+  }
 
   async get(env: string, folder: string, key: string): Promise<DeliveryDoc | null> {
     const row = this.s.get.get(env, folder, key);
@@ -91,6 +108,7 @@ class Writer implements SearchIndexTx {
     const row = this.s.upsert.get(doc.env, doc.folder, doc.key, doc.created_at, doc.updated_at, doc.owner, data);
     if (!row) return;
     this.s.ftsDelete.run(row.rowid);
+    this.search.clear(row.rowid);
     if (doc.data !== null) this.s.ftsInsert.run(row.rowid, textOf(doc.data));
   }
 
@@ -98,16 +116,18 @@ class Writer implements SearchIndexTx {
     const row = this.s.remove.get(env, folder, key);
     if (!row) return;
     this.s.ftsDelete.run(row.rowid);
-    this.s.vecDelete.run(BigInt(row.rowid));
+    this.search.clear(row.rowid);
   }
 
   async removeFolder(env: string, folder: string): Promise<void> {
     for (const row of this.s.removeFolder.all(env, folder)) {
       this.s.ftsDelete.run(row.rowid);
-      this.s.vecDelete.run(BigInt(row.rowid));
+      this.search.clear(row.rowid);
     }
   }
 }
+
+const MAX_CACHED_STATEMENTS = 256;
 
 const LOWEST: CursorKey = { created_at: '', key: '' };
 
@@ -118,14 +138,46 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly w: Statements;
   private readonly r: Statements;
   private readonly mutex = new Mutex();
+  private readonly searchWriter: SqliteSearchTables;
+  private readonly searchReader: SqliteSearchTables;
 
   constructor(file: string) {
     this.writer = openSqlite(file, { vectors: true });
     this.writer.exec(SCHEMA);
+    this.writer.exec(SEARCH_SCHEMA);
     this.reader = openSqlite(file, { vectors: true });
     this.reader.function('fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? fold(value) : value));
     this.w = statements(this.writer);
     this.r = statements(this.reader);
+    this.searchWriter = new SqliteSearchTables(this.writer);
+    this.searchReader = new SqliteSearchTables(this.reader);
+  }
+
+  async searchText(env: string, folder: string, query: TextQuery): Promise<Scored[]> {
+    return this.searchReader.searchText(env, folder, query);
+  }
+
+  async searchVectors(env: string, folder: string, query: VectorQuery): Promise<Scored[]> {
+    return this.searchReader.searchVectors(env, folder, scopeOf(env, folder), query);
+  }
+
+  async docsByKeys(env: string, folder: string, keys: readonly string[]): Promise<DeliveryDoc[]> {
+    const docs: DeliveryDoc[] = [];
+    for (let at = 0; at < keys.length; at += 500) {
+      const chunk = keys.slice(at, at + 500);
+      const sql = `SELECT * FROM docs WHERE env = ? AND folder = ? AND data IS NOT NULL AND key IN (${chunk.map(() => '?').join(', ')})`;
+      docs.push(...this.reader.prepare<unknown[], Row>(sql).all(env, folder, ...chunk).map(toDoc));
+    }
+    return docs;
+  }
+
+  async searchFields(env: string, folder: string): Promise<SearchField[]> {
+    return activeFields(async (id) => this.searchReader.meta(id), env, folder);
+  }
+
+  async vectorsSize(env: string, folder: string, key: string): Promise<number> {
+    const row = this.r.get.get(env, folder, key);
+    return row ? this.searchReader.vectorsSize(row.rowid) : 0;
   }
 
   async get(env: string, folder: string, key: string): Promise<DeliveryDoc | null> {
@@ -145,6 +197,19 @@ export class SqliteSearchIndex implements SearchIndex {
     return { items: rows.slice(0, limit).map(toDoc), hasMore: rows.length > limit };
   }
 
+  /** Query statements by their SQL: a page of the same shape of query reuses its statement. */
+  private readonly statements = new Map<string, Statement<SqlParam[], Row>>();
+
+  private prepared(sql: string): Statement<SqlParam[], Row> {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      if (this.statements.size >= MAX_CACHED_STATEMENTS) this.statements.delete(this.statements.keys().next().value as string);
+      statement = this.reader.prepare<SqlParam[], Row>(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   async query(env: string, folder: string, query: DeliveryQuery): Promise<Page> {
     const limit = Math.max(1, query.limit);
     const backward = query.before !== undefined;
@@ -152,13 +217,14 @@ export class SqliteSearchIndex implements SearchIndex {
       env,
       folder,
       where: query.where,
+      joins: query.joins,
       sort: effectiveSort(query),
       owners: query.owners,
       cursor: query.before ?? query.after,
       backward,
       limit,
     });
-    const rows = this.reader.prepare<SqlParam[], Row>(sql).all(...params);
+    const rows = this.prepared(sql).all(...params);
     const items = rows.slice(0, limit).map(toDoc);
     return { items: backward ? items.reverse() : items, hasMore: rows.length > limit };
   }
@@ -180,7 +246,7 @@ export class SqliteSearchIndex implements SearchIndex {
     await this.mutex.run(async () => {
       this.writer.exec('BEGIN IMMEDIATE');
       try {
-        await work(new Writer(this.w));
+        await work(new Writer(this.w, this.searchWriter));
         this.w.saveCheckpoint.run(consumer, position);
         this.writer.exec('COMMIT');
       } catch (error) {

@@ -15,16 +15,20 @@ export async function shapeItem(doc: DeliveryDoc, withData: boolean, collection:
   const { options } = ctx;
   let data = doc.data;
   for (const path of options.populate) data = await populatePath(ctx, data, catalog, path);
-  data = localize(data, catalog, options, ctx.model.locales);
+  if (!options.raw) data = localize(data, catalog, options, ctx.model.locales);
   if (options.fields) data = selectFields(data, options.fields);
   if (options.truncate !== null) data = truncateText(data, catalog, collection?.text_paths ?? new Set(), options.truncate);
   item.data = data;
   return item;
 }
 
-/** The surrogate keys of an answer: its collection, its documents and every document populate read. */
+/**
+ * The surrogate keys of an answer: the environment (its locales shape every answer), the API
+ * (its connections decide what is served), the collection, its documents and every document
+ * populate read.
+ */
 export function surrogateKeys(folder: string, docs: readonly DeliveryDoc[], ctx: PopulateContext): string[] {
-  const keys = [folder, ...docs.map((d) => d.key)];
+  const keys = [ctx.env, ctx.api.key, folder, ...docs.map((d) => d.key)];
   // A document populate did not find counts too: its publish changes this answer.
   for (const id of ctx.seen.keys()) {
     const at = id.indexOf('::');

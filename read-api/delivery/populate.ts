@@ -50,7 +50,7 @@ async function resolve(ctx: PopulateContext, value: unknown, rest: readonly stri
     const catalog = ctx.model.collections.get(folder)?.catalog ?? new Map();
     let data: Data = doc.data;
     if (rest.length > 0) data = await populatePath(ctx, data, catalog, rest);
-    item.data = localize(data, catalog, ctx.options, ctx.model.locales);
+    item.data = ctx.options.raw ? data : localize(data, catalog, ctx.options, ctx.model.locales);
   }
   return item;
 }

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { notFound } from '../../domain/errors.js';
+import { param } from '../query.js';
 import { sendCached } from './caching.js';
 import type { DeliveryApi, DeliveryRoute } from './routing.js';
 
@@ -12,6 +13,7 @@ const LOCALE_PARAMS: readonly Param[] = [
   p('fallback_locales', 'boolean', 'Fill missing translations from the fallback chain (default false: null).'),
   p('populate', 'string', 'Comma-separated reference or relation paths to replace by their documents (depth at most 3).'),
   p('fields', 'string', 'Comma-separated data fields to return.'),
+  p('raw', 'boolean', 'Localizable values as stored: every stored locale, no fallback (default false).'),
 ];
 
 const LIST_PARAMS: readonly Param[] = [
@@ -95,5 +97,5 @@ function routesOf(api: DeliveryApi, route: DeliveryRoute): Record<string, unknow
 export function routerIntrospection(req: Request, res: Response, api: DeliveryApi): void {
   if (!api.router_introspection_enabled) throw notFound('route_not_found', 'Route');
   const body = { api: api.prefix, routes: api.routes.flatMap((route) => routesOf(api, route)) };
-  sendCached(req, res, body, api.routes.map((r) => r.folder));
+  sendCached(req, res, body, [param(req, 'env'), api.key, ...api.routes.map((r) => r.folder)]);
 }

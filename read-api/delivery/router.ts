@@ -1,17 +1,20 @@
 import { Router, type Request, type Response } from 'express';
-import { DomainError, notFound } from '../../domain/errors.js';
+import { notFound } from '../../domain/errors.js';
 import type { SearchIndex } from '../../projections/ports.js';
 import { param } from '../query.js';
+import type { DeliveryAuth } from './auth.js';
 import { corsHeaders } from './cors.js';
 import { getDocument } from './get-one.js';
 import { listDocuments, type ListContext } from './list.js';
-import { routerIntrospection } from './router-introspection.js';
 import type { McpEndpoint } from './mcp/endpoint.js';
+import { routerIntrospection } from './router-introspection.js';
 import type { DeliveryApi, DeliveryRouting } from './routing.js';
 import { collectionSchema } from './schema.js';
 import { matchRoute, type Match } from './scope.js';
+import { searchCollection, type SearchDeps } from './search/handler.js';
+import type { DeliveryWrites } from './writes.js';
 
-export const WWW_AUTHENTICATE = 'Simple realm="delivery-api", Secure realm="delivery-api"';
+export { WWW_AUTHENTICATE } from './auth.js';
 
 /**
  * The address a path names. A collection address wins over an item address of the same
@@ -25,19 +28,20 @@ export function resolve(api: DeliveryApi, segments: readonly string[]): Match {
   return match;
 }
 
-/** Delivery credentials: none are accepted yet, so an auth-required API answers 401. */
-function authenticate(api: DeliveryApi, res: Response): void {
-  if (api.is_auth_required) {
-    res.set('WWW-Authenticate', WWW_AUTHENTICATE);
-    throw new DomainError('authentication_required', 'Authentication credentials were not provided or are invalid.');
-  }
-}
-
 /** Names starting with `_` are reserved for endpoints (`_schema`, `_search`, `_router`, `_mcp`): never resource keys. */
 const isReserved = (segment: string): boolean => segment.startsWith('_');
 
+export type DeliveryRouterDeps = {
+  readonly routing: DeliveryRouting;
+  readonly index: SearchIndex;
+  readonly auth: DeliveryAuth;
+  readonly writes?: DeliveryWrites;
+  readonly mcp?: McpEndpoint;
+  readonly search?: SearchDeps;
+};
+
 /** The delivery interface of every environment: `/{env}/{api_prefix}/{collection path}/[key/]`. */
-export function deliveryRouter(routing: DeliveryRouting, index: SearchIndex, mcp?: McpEndpoint): Router {
+export function deliveryRouter({ routing, index, auth, writes, mcp, search }: DeliveryRouterDeps): Router {
   const router = Router();
 
   router.all('/:env/:prefix/*segments', async (req: Request, res: Response) => {
@@ -48,15 +52,28 @@ export function deliveryRouter(routing: DeliveryRouting, index: SearchIndex, mcp
     const segments = ((req.params as unknown as { segments: string[] }).segments ?? []).filter(Boolean);
     // The agent endpoint: no CORS, its own methods, the same credentials as reads.
     if (mcp && segments.length === 1 && segments[0] === '_mcp') {
-      if (api.mcp_enabled) authenticate(api, res);
-      return mcp.handle(req, res, api, env);
+      const caller = api.mcp_enabled ? await auth.authenticate(req, res, env, api) : null;
+      return mcp.handle(req, res, api, env, caller);
     }
     res.set(corsHeaders(api, req.get('origin')));
     if (req.method === 'OPTIONS') return res.status(204).end();
-    if (req.method !== 'GET' && req.method !== 'HEAD') throw notFound('route_not_found', 'Route');
-    authenticate(api, res);
-    if (segments.length === 1 && segments[0] === '_router') return routerIntrospection(req, res, api);
+    const searching = search !== undefined && req.method === 'POST' && segments[segments.length - 1] === '_search';
+    const writing = !searching && writes !== undefined && (req.method === 'POST' || req.method === 'PUT');
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !writing && !searching) throw notFound('route_not_found', 'Route');
+    const caller = await auth.authenticate(req, res, env, api);
+    if (searching && search) {
+      if (res.locals.bodyError) throw res.locals.bodyError;
+      const match = resolve(api, segments.slice(0, -1));
+      auth.authorize(res, caller, api, match.route.folder, 'read');
+      return searchCollection(search, req, res, { env, api, match, routing });
+    }
+    if (segments.length === 1 && segments[0] === '_router') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') throw notFound('route_not_found', 'Route');
+      return routerIntrospection(req, res, api);
+    }
     const match = resolve(api, segments);
+    if (writing && writes) return writes.handle(req, res, { env, api, match, caller });
+    auth.authorize(res, caller, api, match.route.folder, 'read');
     const context: ListContext = { env, api, match, index, routing };
     const [key] = match.rest;
     if (key === undefined) return listDocuments(req, res, context);

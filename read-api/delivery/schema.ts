@@ -31,5 +31,5 @@ export async function collectionSchema(req: Request, res: Response, { env, api, 
     schema_key: collection.key,
     schema_version_key: collection.version,
   };
-  sendCached(req, res, body, [collection.key]);
+  sendCached(req, res, body, [env, api.key, collection.key]);
 }

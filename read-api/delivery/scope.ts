@@ -13,7 +13,7 @@ export function matchRoute(route: DeliveryRoute, segments: readonly string[]): M
     i += 1;
     if (step.keyed) {
       const key = segments[i];
-      if (key === undefined || key === '') return null;
+      if (key === undefined || key === '' || key.startsWith('_')) return null; // `_` names are endpoints, never keys
       keys.set(step.folder, key);
       i += 1;
     }

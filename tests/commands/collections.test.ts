@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import { CommandBus } from '../../commands/command-bus.js';
 import { collectionNode, createCollection, deleteCollection } from '../../commands/collections.js';
+import { afterCollectionsDeleted } from '../../commands/reactors/cascades.js';
 import { connectCollection, createApi } from '../../commands/delivery-apis.js';
 import { streams } from '../../commands/streams.js';
 import { collections } from '../../domain/collections/decider.js';
@@ -53,6 +54,7 @@ describe('collection commands', () => {
     const connected = async () => Object.keys((await new CommandBus(store).load(deliveryApis, streams.deliveryApis(ctx.env))).state.apis[api.key]?.connections ?? {});
     expect(await connected()).to.have.members([a.key, b.key]);
     await deleteCollection(bus, ctx, b.key);
+    await afterCollectionsDeleted(bus, null, ctx, [b.key]);
     expect(await connected()).to.deep.equal([]);
   });
 });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { OPERATORS, type Condition, type FieldRef, type Operator, type QueryScalar, type SortKey, type WhereNode } from '../../projections/delivery-query.js';
-import { compareDocs, cursorOf, matches } from '../../projections/delivery-query-eval.js';
+import { compareDocs, cursorOf, joinHolds, matches } from '../../projections/delivery-query-eval.js';
 import type { DeliveryDoc, SearchIndex } from '../../projections/ports.js';
 
 /**
@@ -61,10 +61,10 @@ const tree: fc.Arbitrary<WhereNode> = fc.letrec<{ node: WhereNode }>((tie) => ({
 const SORTABLE: readonly FieldRef[] = [data(['s']), data(['n']), data(['b']), data(['o', 'x']), data(['j']), { scope: 'sys', name: 'created_at' }, { scope: 'sys', name: 'key' }];
 const sort: fc.Arbitrary<SortKey[]> = fc.array(fc.record({ field: fc.constantFrom(...SORTABLE), descending: fc.boolean() }), { maxLength: 2 });
 
-const docsOf = (env: string, payloads: Record<string, unknown>[], times: number[]): DeliveryDoc[] =>
+const docsOf = (env: string, payloads: Record<string, unknown>[], times: number[], folder = 'f'): DeliveryDoc[] =>
   payloads.map((d, i) => ({
     env,
-    folder: 'f',
+    folder,
     key: `k${String(i).padStart(2, '0')}`,
     created_at: `2026-01-01T00:00:0${times[i] ?? 0}Z`,
     updated_at: '2026-01-02T00:00:00Z',
@@ -134,6 +134,47 @@ export function searchIndexQueryContract(open: () => Promise<SearchIndex>, runs 
     const all: WhereNode = { kind: 'all_of', items: [] };
     expect(await keys(env, all, [{ field: data(['views']), descending: true }])).to.deep.equal(['k00', 'k02', 'k01', 'k03']);
     expect(await keys(env, all, [{ field: data(['title', 'en']), descending: false }])).to.deep.equal(['k00', 'k02', 'k01', 'k03']);
+  });
+
+  it('joins through a reference or relation field to documents of another collection matching their own tree', async () => {
+    const env = `e${randomUUID().slice(0, 8)}`;
+    const people = docsOf(env, [{ name: 'Ann', age: 30 }, { name: 'Bob', age: 20 }, { name: 'Cy', age: 40 }], [1, 2, 3], 'people');
+    await load([...people, { ...docsOf(env, [{}], [4], 'people')[0]!, key: 'k09', data: null }]);
+    await load(
+      docsOf(env, [{ by: 'people::k00' }, { by: ['people::k01', 'people::k02'] }, { by: 'people::k09' }, { by: 'other::k00' }, { by: 5 }, {}], [1, 2, 3, 4, 5, 6]),
+    );
+    const joined = async (where?: WhereNode) => (await index.query(env, 'f', { limit: 100, joins: [{ field: ['by'], folder: 'people', where }] })).items.map((d) => d.key);
+    expect(await joined()).to.deep.equal(['k00', 'k01']);
+    expect(await joined(cond(data(['age']), 'gte', 35))).to.deep.equal(['k01']);
+    expect(await joined(cond(data(['name']), 'eq', 'Ann'))).to.deep.equal(['k00']);
+    const both = await index.query(env, 'f', {
+      limit: 100,
+      joins: [
+        { field: ['by'], folder: 'people', where: cond(data(['age']), 'lt', 25) },
+        { field: ['by'], folder: 'people', where: cond(data(['age']), 'gt', 35) },
+      ],
+    });
+    expect(both.items.map((d) => d.key)).to.deep.equal(['k01']);
+  });
+
+  it('matches the reference evaluator on random joins', async function () {
+    this.timeout(60_000);
+    const ref = fc.oneof(fc.integer({ min: 0, max: 4 }).map((n) => `g::k0${n}`), fc.constantFrom('h::k00', 'g::', 'x'));
+    const link = fc.option(fc.oneof(ref, fc.array(ref, { maxLength: 3 }), num), { nil: undefined });
+    await fc.assert(
+      fc.asyncProperty(fc.array(payload, { minLength: 1, maxLength: 5 }), fc.array(link, { minLength: 1, maxLength: 8 }), fc.option(tree, { nil: undefined }), async (targets, links, where) => {
+        const env = `e${randomUUID().slice(0, 8)}`;
+        const joinedDocs = docsOf(env, targets, [0, 1, 2, 3, 4], 'g');
+        const docs = docsOf(env, links.map((by) => (by === undefined ? {} : { by })), [0, 1, 2, 3, 0, 1, 2, 3]);
+        await load([...joinedDocs, ...docs]);
+        const join = { field: ['by'], folder: 'g', where };
+        const lookup = (folder: string, key: string) => joinedDocs.find((d) => d.folder === folder && d.key === key) ?? null;
+        const expected = docs.filter((d) => joinHolds(d, join, lookup)).sort(compareDocs([])).map((d) => d.key);
+        const got = await index.query(env, 'f', { limit: 100, joins: [join] });
+        expect(got.items.map((d) => d.key)).to.deep.equal(expected);
+      }),
+      { numRuns: Math.ceil(runs / 2) },
+    );
   });
 
   it('matches the reference evaluator on random documents, trees and sorts, page by page both ways', async function () {

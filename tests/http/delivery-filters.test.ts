@@ -120,6 +120,15 @@ describe('HTTP: delivery lists filter, sort, page and validate', function () {
     expect((await f.get(`keysonly/articles/${a[0]}/`)).status).to.equal(403);
   });
 
+  it('serves get-one with content but no list on a get_one-only connection', async () => {
+    const listed = await f.get('noco/authors/');
+    expect(listed.status).to.equal(403);
+    expect(listed.body.error_code).to.equal('permission_denied');
+    const one = await f.get(`noco/authors/${f.author}/`);
+    expect(one.status).to.equal(200);
+    expect(one.body.data.name).to.equal('Ann');
+  });
+
   it('gives a connection with no methods its URL structure only', async () => {
     const listed = await f.get('bare/articles/');
     expect(listed.status).to.equal(403);

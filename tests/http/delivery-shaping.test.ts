@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { v1 } from '../support/content.js';
+import { collectionWithSchema, v1 } from '../support/content.js';
 import { deliveryFixture, keysOf, type DeliveryFixture } from '../support/delivery-fixture.js';
 import { startTestService, type TestService } from '../support/service.js';
 
@@ -38,6 +38,23 @@ describe('HTTP: delivered documents are localized, selected, truncated and popul
     const bad = await one(a[0]!, 'fallback_locales=maybe');
     expect(bad.status).to.equal(422);
     expect(bad.body.detail).to.have.property('fallback_locales');
+  });
+
+  it('serves localizable values as stored with raw=true', async () => {
+    const r = await one(a[0]!, 'raw=true');
+    expect(r.body.data.title).to.deep.equal({ en: 'Hello World', de: 'Hallo Welt' });
+    expect((await one(a[0]!, 'raw=yes')).status).to.equal(422);
+  });
+
+  it('populates every value of a relation field', async () => {
+    const r = await one(a[1]!, 'populate=coauthors');
+    expect(r.status).to.equal(200);
+    const [author, company] = r.body.data.coauthors;
+    expect(author).to.deep.include({ data: { name: 'Ann', company: `${f.companies}::${f.company}` } });
+    expect(author._sys).to.include({ key: f.author, folder: f.authors });
+    expect(company).to.deep.include({ data: { name: 'Acme' } });
+    const keysOnly = await f.get(`noco/articles/${a[1]}/?populate=coauthors`);
+    expect(keysOnly.body.data.coauthors[1]).to.equal(`${f.companies}::${f.company}`);
   });
 
   it('selects fields, dot paths included', async () => {
@@ -86,6 +103,42 @@ describe('HTTP: delivered documents are localized, selected, truncated and popul
     expect((await f.get('keysonly/articles/_schema')).body.actions).to.deep.equal(['get_many']);
   });
 
+  it('answers _schema with 404 schema_not_found while the collection has no published version', async () => {
+    const c = await s.api('POST', v1(s, '/collections/tree/'), { name: 'Drafts', alias: 'drafts' });
+    expect(c.status).to.equal(201);
+    expect((await s.api('POST', v1(s, `/api/${f.siteApi}/collections/`), { folder: c.body.key, allowed_methods: ['get_many', 'get_one'] })).status).to.equal(201);
+    const r = await f.get('site/drafts/_schema');
+    expect(r.status).to.equal(404);
+    expect(r.body.error_code).to.equal('schema_not_found');
+    const listed = await f.get('site/drafts/');
+    expect(listed.status).to.equal(200);
+    expect(listed.body.results).to.deep.equal([]);
+    expect((await f.get('site/drafts/?where__title__eq=x')).status).to.equal(422);
+  });
+
+  it('serves _schema and filtered lists under a strict-reference parent, scoped to that parent', async () => {
+    const courses = await collectionWithSchema(s, 'courses');
+    const modules = await collectionWithSchema(s, 'modules', { parent: courses, strict: true });
+    const course = await s.api('POST', v1(s, `/collections/${courses}/resources/`), { data: { title: 'C1' } });
+    const other = await s.api('POST', v1(s, `/collections/${courses}/resources/`), { data: { title: 'C2' } });
+    for (const [owner, views] of [[course.body.key, 1], [course.body.key, 5], [other.body.key, 5]] as const) {
+      const r = await s.api('POST', v1(s, `/collections/${modules}/resources/`), { data: { title: 'M', views }, resource_owner: owner });
+      expect(r.status, JSON.stringify(r.body)).to.equal(201);
+    }
+    const created = await s.api('POST', v1(s, '/api/'), { name: 'Learn', prefix: 'learn' });
+    expect((await s.api('POST', v1(s, `/api/${created.body.key}/collections/`), { folder: modules, allowed_methods: ['get_many', 'get_one'] })).status).to.equal(201);
+    const schema = await f.get(`learn/courses/${course.body.key}/modules/_schema`);
+    expect(schema.status, JSON.stringify(schema.body)).to.equal(200);
+    expect(schema.body.path).to.equal(`/learn/courses/${course.body.key}/modules`);
+    const listed = await f.get(`learn/courses/${course.body.key}/modules/?where__views__gte=2`);
+    expect(listed.status).to.equal(200);
+    expect(listed.body.results.map((r: { data: { views: number } }) => r.data.views)).to.deep.equal([5]);
+    const reserved = await f.get('learn/courses/_schema/modules/');
+    expect(reserved.status).to.equal(404);
+    const router = await f.get('learn/_router');
+    expect(router.body.routes.map((r: { path_template: string }) => r.path_template)).to.include('/courses/{courses_key}/modules/');
+  });
+
   it('never reads a reserved _ name as a key', async () => {
     for (const path of [`site/articles/_other`, 'site/articles/_search']) {
       const r = await f.get(path);
@@ -127,7 +180,7 @@ describe('HTTP: delivered documents are localized, selected, truncated and popul
     const first = await f.get('site/articles/?limit=2');
     const etag = first.headers.get('etag') ?? '';
     expect(etag).to.match(/^"[A-Za-z0-9_-]+"$/);
-    expect(first.headers.get('surrogate-key')?.split(' ')).to.deep.equal([f.articles, ...keysOf(first)]);
+    expect(first.headers.get('surrogate-key')?.split(' ')).to.deep.equal([s.env, f.siteApi, f.articles, ...keysOf(first)]);
     const again = await f.get('site/articles/?limit=2', { 'if-none-match': etag });
     expect(again.status).to.equal(304);
     expect(again.body).to.equal(null);
@@ -136,7 +189,7 @@ describe('HTTP: delivered documents are localized, selected, truncated and popul
     expect((await f.get('site/articles/?limit=1', { 'if-none-match': etag })).status).to.equal(200);
 
     const single = await one(a[0]!);
-    expect(single.headers.get('surrogate-key')).to.equal(`${f.articles} ${a[0]}`);
+    expect(single.headers.get('surrogate-key')).to.equal(`${s.env} ${f.siteApi} ${f.articles} ${a[0]}`);
     const revision = await s.api('POST', v1(s, `/collections/${f.articles}/resources/${a[0]}/revisions/`), { data: { title: { en: 'Changed' }, views: 10 } });
     expect(revision.status, JSON.stringify(revision.body)).to.equal(201);
     const published = await s.api('POST', v1(s, `/collections/${f.articles}/resources/${a[0]}/revisions/${revision.body.key}/publish/`), {});

@@ -256,3 +256,99 @@ describe('HTTP: the agent endpoint {prefix}/_mcp', function () {
     expect((await s.api('PATCH', v1(s, `/api/${api}/`), { mcp_enabled: true })).status).to.equal(200);
   });
 });
+
+describe('HTTP: the agent endpoint with delivery keys', function () {
+  this.timeout(60_000);
+  let s: TestService;
+  let api: string;
+  let folder: string;
+  const clients: Client[] = [];
+  type Key = { key: string; public_key: string; secret_key: string };
+
+  const url = () => new URL(`${s.delivery}/vault/_mcp`);
+  const roleWith = async (actions: string[]): Promise<string> => {
+    const role = (await s.api('POST', `/v1/${s.env}/permissions/delivery-api/roles/`, { name: actions.join('+') })).body.key;
+    const permission = { content_type: 'flux-apis', actions, all_objects: true, objects: [] };
+    expect((await s.api('POST', `/v1/${s.env}/permissions/delivery-api/roles/${role}/permissions/`, permission)).status).to.equal(201);
+    return role;
+  };
+  const keyWith = async (role: string | null): Promise<Key> => (await s.api('POST', `/v1/${s.env}/permissions/delivery-api/api-keys/`, { role })).body;
+  /** An SDK client that signs every request with the Secure scheme, as the product's client libraries do. */
+  async function secureClient(key: Key): Promise<Client> {
+    const { secureHeaders } = await import('../support/secure-signing.js');
+    const signed = async (target: string | URL, init?: RequestInit): Promise<Response> => {
+      const body = typeof init?.body === 'string' ? init.body : '';
+      const headers = new Headers(init?.headers);
+      for (const [name, value] of Object.entries(secureHeaders(key.public_key, key.secret_key, String(target), body))) headers.set(name, value);
+      return fetch(target, { ...init, headers });
+    };
+    const client = new Client({ name: 'secure-agent', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(url(), { fetch: signed }));
+    clients.push(client);
+    return client;
+  }
+  async function simpleClient(key: Key): Promise<Client> {
+    const client = new Client({ name: 'simple-agent', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(url(), { requestInit: { headers: { authorization: `Simple ${key.public_key}:${key.secret_key}` } } }));
+    clients.push(client);
+    return client;
+  }
+
+  before(async () => {
+    s = await startTestService({ PLAN: 'pro' });
+    folder = await articles(s, 'notes');
+    api = (await s.api('POST', v1(s, '/api/'), { name: 'Vault', prefix: 'vault', is_auth_required: true })).body.key;
+    expect((await s.api('POST', v1(s, `/api/${api}/collections/`), { folder, allowed_methods: ['get_many', 'get_one', 'create', 'update'] })).status).to.equal(201);
+  });
+  after(async () => {
+    for (const client of clients) await client.close().catch(() => undefined);
+    await s.stop();
+  });
+
+  it('refuses an anonymous session on an auth-required API with 401', async () => {
+    const client = new Client({ name: 'anonymous', version: '1.0.0' });
+    let error: unknown;
+    try {
+      await client.connect(new StreamableHTTPClientTransport(url()));
+    } catch (e) {
+      error = e;
+    }
+    expect(String(error)).to.match(/authentication_required|401/);
+  });
+
+  it('lists the write tools to a key whose role may write, and creates and updates through them with Secure signatures', async () => {
+    const writer = await keyWith(await roleWith(['read', 'create', 'update']));
+    const client = await secureClient(writer);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).to.include.members(['create_record', 'update_record']);
+    const created = parsed(await client.callTool({ name: 'create_record', arguments: { collection_path: 'notes', data: { title: 'From an agent', body: 'words' } } }));
+    expect(created).to.include({ published: true });
+    const key = created.resource_key as string;
+    const read = parsed(await client.callTool({ name: 'get_record', arguments: { collection_path: 'notes', key } }));
+    expect(read.data).to.deep.equal({ title: 'From an agent', body: 'words' });
+    const updated = await client.callTool({ name: 'update_record', arguments: { collection_path: 'notes', key, data: { title: 'Changed' } } });
+    expect((updated as ToolText).isError).to.not.equal(true);
+    const again = parsed(await client.callTool({ name: 'get_record', arguments: { collection_path: 'notes', key } }));
+    expect(again.data).to.deep.equal({ title: 'Changed' });
+    const audit = await s.api('GET', v1(s, `/events/?entity_type=resource&entity_key=${key}`));
+    expect(audit.body.results[0].actor_type).to.equal('apikey');
+    expect(audit.body.results[0].actor.key).to.equal(writer.key);
+  });
+
+  it('hides the write tools from a read-only key and refuses its writes as REST does', async () => {
+    const reader = await keyWith(await roleWith(['read']));
+    const client = await simpleClient(reader);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).to.not.include('create_record');
+    const listed = parsed(await client.callTool({ name: 'query_records', arguments: { collection_path: 'notes' } }));
+    expect(listed.results.length).to.be.greaterThan(0);
+    const refused = await client.callTool({ name: 'create_record', arguments: { collection_path: 'notes', data: { title: 'No' } } });
+    expect((refused as ToolText).isError).to.equal(true);
+    expect(parsed(refused)).to.deep.include({ status: 403, error_code: 'access_denied' });
+  });
+
+  it('does not let a forged forwarding header stand in for credentials', async () => {
+    const forged = await fetch(`${s.delivery}/vault/notes/`, { headers: { 'x-delivery-forwarded-key': 'guess.anything' } });
+    expect(forged.status).to.equal(401);
+  });
+});

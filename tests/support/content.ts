@@ -2,11 +2,11 @@ import { expect } from 'chai';
 import type { TestService } from './service.js';
 
 /** Management paths of the service's environment. */
-export const v1 = (s: TestService, path: string): string => `/v1/${s.env}${path}`;
+export const v1 = (s: Pick<TestService, 'env'>, path: string): string => `/v1/${s.env}${path}`;
 
 /** A collection with a published schema of a required `title` string (and an optional `views` integer). */
 export async function collectionWithSchema(
-  s: TestService,
+  s: Pick<TestService, 'api' | 'env'>,
   alias: string,
   options: { parent?: string | null; strict?: boolean; body?: Record<string, unknown> } = {},
 ): Promise<string> {

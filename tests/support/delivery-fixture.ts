@@ -66,6 +66,7 @@ export async function deliveryFixture(s: TestService): Promise<DeliveryFixture> 
     { key: 'color', type: 'string', parent: 'meta' },
     { key: 'featured', type: 'boolean' },
     { key: 'author', type: 'reference', meta: { collections: [authors] } },
+    { key: 'coauthors', type: 'relation', meta: { collections: [authors, companies] } },
   ]);
   const company = await resource(s, companies, { name: 'Acme' });
   const author = await resource(s, authors, { name: 'Ann', company: `${companies}::${company}` });
@@ -79,7 +80,14 @@ export async function deliveryFixture(s: TestService): Promise<DeliveryFixture> 
       featured: true,
       author: `${authors}::${author}`,
     }),
-    await resource(s, articles, { title: { en: 'hello there' }, views: 3, tags: ['tech'], meta: { color: 'blue' }, featured: false }),
+    await resource(s, articles, {
+      title: { en: 'hello there' },
+      views: 3,
+      tags: ['tech'],
+      meta: { color: 'blue' },
+      featured: false,
+      coauthors: [`${authors}::${author}`, `${companies}::${company}`],
+    }),
     await resource(s, articles, { title: { en: 'Other', de: 'Andere' }, views: 7 }),
     await resource(s, articles, { title: { en: 'Zebra' }, views: 0, tags: [] }),
   ];

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { notFound } from '../../../domain/errors.js';
 import type { ReadStore } from '../../../projections/ports.js';
+import type { DeliveryAuth, DeliveryCaller } from '../auth.js';
 import type { DeliveryApi, DeliveryRouting } from '../routing.js';
 import { callTool, type Args } from './calls.js';
 import { toolCatalog, type ToolName } from './catalog.js';
@@ -42,9 +43,12 @@ function validated(api: DeliveryApi, name: string, args: unknown): Args {
   return value as Args;
 }
 
-/** Whether a caller could be granted writes: it presented credentials and some connection allows writing. */
-const mayWrite = (api: DeliveryApi, caller: Caller | undefined): boolean =>
-  caller?.headers.authorization !== undefined && api.routes.some((r) => r.allowed_methods.includes('create') || r.allowed_methods.includes('update'));
+/** Whether the caller's key may write somewhere: a connection allows `create` or `update` and its role grants it there. */
+const mayWrite = (auth: DeliveryAuth, api: DeliveryApi, caller: DeliveryCaller | null): boolean =>
+  caller !== null &&
+  api.routes.some((r) => (['create', 'update'] as const).some((action) => r.allowed_methods.includes(action) && auth.may(caller, api, r.folder, action)));
+
+type CallerInfo = { readonly caller: Caller; readonly key: DeliveryCaller | null };
 
 /**
  * `{prefix}/_mcp`: the Model Context Protocol over streamable HTTP (docs/decisions/0120). One
@@ -55,7 +59,7 @@ export class McpEndpoint {
   private readonly sessions = new Sessions<Live>(SESSION_IDLE_MS, (live) => void live.transport.close());
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly deps: { readonly routing: DeliveryRouting; readonly readStore: ReadStore }) {
+  constructor(private readonly deps: { readonly routing: DeliveryRouting; readonly readStore: ReadStore; readonly auth: DeliveryAuth }) {
     this.sweeper = setInterval(() => this.sessions.sweep(Date.now()), 60_000);
     this.sweeper.unref();
   }
@@ -67,23 +71,23 @@ export class McpEndpoint {
       if (!api || !api.mcp_enabled) throw new McpError(ErrorCode.InvalidRequest, 'This API no longer offers the agent endpoint.');
       return api;
     };
-    const callerOf = (extra: { authInfo?: { extra?: Record<string, unknown> } }): Caller => extra.authInfo?.extra?.caller as Caller;
+    const infoOf = (extra: { authInfo?: { extra?: Record<string, unknown> } }): CallerInfo => extra.authInfo?.extra?.info as CallerInfo;
     server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
       const api = current();
-      return { tools: toolCatalog(api, mayWrite(api, callerOf(extra))) };
+      return { tools: toolCatalog(api, mayWrite(this.deps.auth, api, infoOf(extra).key)) };
     });
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const api = current();
       const name = request.params.name as ToolName;
       const args = validated(api, name, request.params.arguments);
-      const caller = callerOf(extra);
+      const { caller } = infoOf(extra);
       return callTool({ api, caller, textFields: (folder) => textFieldPaths(this.deps.readStore, env, folder) }, name, args);
     });
     return server;
   }
 
-  /** Answers one HTTP request to `/{env}/{prefix}/_mcp`; the API is resolved and its credentials checked by the caller. */
-  async handle(req: Request, res: Response, api: DeliveryApi, env: string): Promise<void> {
+  /** Answers one HTTP request to `/{env}/{prefix}/_mcp`; the router resolved the API and authenticated the caller (`key`). */
+  async handle(req: Request, res: Response, api: DeliveryApi, env: string, key: DeliveryCaller | null): Promise<void> {
     if (!api.mcp_enabled) throw notFound('route_not_found', 'Route');
     const sessionId = req.get('mcp-session-id');
     if (req.method === 'GET' || req.method === 'HEAD') {
@@ -108,12 +112,13 @@ export class McpEndpoint {
       env,
       prefix: api.prefix,
       headers: {
-        ...(req.get('authorization') ? { authorization: req.get('authorization') as string } : {}),
+        ...this.deps.auth.forwardHeaders(key),
         // The replayed requests carry the agent request's id: one id traces a tool call through the logs.
         ...(typeof res.getHeader('x-request-id') === 'string' ? { 'x-request-id': res.getHeader('x-request-id') as string } : {}),
       },
     };
-    (req as Request & { auth?: unknown }).auth = { token: '', clientId: 'delivery', scopes: [], extra: { caller } };
+    const info: CallerInfo = { caller, key };
+    (req as Request & { auth?: unknown }).auth = { token: '', clientId: 'delivery', scopes: [], extra: { info } };
     let live: Live | undefined;
     if (sessionId) {
       live = this.sessions.use(sessionId, env, api.prefix, Date.now())?.value;

@@ -38,7 +38,7 @@ function fits(value: QueryScalar, kind: ValueKind): boolean {
   }
 }
 
-const describe = (kind: ValueKind): string => (kind === 'any' ? 'a string, number or boolean' : `a ${kind}`);
+const describe = (kind: ValueKind): string => (kind === 'any' ? 'a string, number or boolean' : kind === 'integer' ? 'an integer' : `a ${kind}`);
 
 function checkValue(op: Operator, value: unknown, kind: ValueKind, items: ValueKind | null): string | null {
   if (op === 'exists' || op === 'isnull') return typeof value === 'boolean' ? null : 'must be true or false';
@@ -54,11 +54,11 @@ function checkValue(op: Operator, value: unknown, kind: ValueKind, items: ValueK
   const scalar = (v: unknown): boolean => isScalar(v) && fits(v, expected) && !(RANGE_OPERATORS.has(op) && typeof v === 'boolean');
   if (op === 'in' || op === 'nin' || op === 'iin') {
     if (!Array.isArray(value) || value.length === 0 || value.length > MAX_LIST_VALUES) return `must be a list of 1 to ${MAX_LIST_VALUES} values`;
-    return value.every(scalar) ? null : `must hold only ${describe(expected)} values`;
+    return value.every(scalar) ? null : `must hold values that are each ${describe(expected)}`;
   }
   if (op === 'between') {
     if (!Array.isArray(value) || value.length !== 2) return 'must be a pair [low, high]';
-    if (!value.every(scalar) || typeof value[0] !== typeof value[1]) return `must be two ${describe(expected)} values`;
+    if (!value.every(scalar) || typeof value[0] !== typeof value[1]) return `must be a pair of values that are each ${describe(expected)}`;
     return null;
   }
   return scalar(value) ? null : `must be ${describe(expected)}`;

@@ -18,10 +18,12 @@ export type ReadOptions = {
   readonly populate: readonly (readonly string[])[];
   /** Cut `text` fields to this many characters; null when not asked. */
   readonly truncate: number | null;
+  /** Serve localizable values as stored (every stored locale, no fallback). */
+  readonly raw: boolean;
 };
 
-export const LIST_PARAMETERS = ['limit', 'next', 'previous', 'sort', 'fields', 'search_locale', 'return_locales', 'fallback_locales', 'populate', 'truncate_text'];
-export const ONE_PARAMETERS = ['fields', 'return_locales', 'fallback_locales', 'populate'];
+export const LIST_PARAMETERS = ['limit', 'next', 'previous', 'sort', 'fields', 'search_locale', 'return_locales', 'fallback_locales', 'populate', 'truncate_text', 'raw'];
+export const ONE_PARAMETERS = ['fields', 'return_locales', 'fallback_locales', 'populate', 'raw'];
 export const MAX_POPULATE_DEPTH = 3;
 
 const refuse = (name: string, problem: string): never => {
@@ -77,5 +79,6 @@ export function readOptions(query: Record<string, unknown>, locales: Locales, ca
     if (!/^\d+$/.test(truncateRaw) || Number(truncateRaw) < 1 || Number(truncateRaw) > Number.MAX_SAFE_INTEGER) refuse('truncate_text', 'must be a positive integer');
     truncate = Number(truncateRaw);
   }
-  return { searchLocale, returnLocales: [...new Set(returnLocales)], fallback: queryBool(query, 'fallback_locales', false), fields, populate, truncate };
+  const raw = queryBool(query, 'raw', false);
+  return { searchLocale, returnLocales: [...new Set(returnLocales)], fallback: queryBool(query, 'fallback_locales', false), fields, populate, truncate, raw };
 }

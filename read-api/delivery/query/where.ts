@@ -65,6 +65,14 @@ export function parseWhereTree(where: unknown, context: FieldContext, aliases: R
   return root ?? undefined;
 }
 
+/** The tree of one joined collection (`where.<alias>`), checked against that collection's fields. */
+export function parseWhereNode(value: unknown, context: FieldContext, label: string): WhereNode {
+  const parser = new TreeParser(context);
+  const node = parser.node(value, label);
+  if (parser.errors.length > 0 || node === null) throw new DomainError('validation_error', 'Invalid where filter.', { where: parser.errors });
+  return node;
+}
+
 function fromText(text: string, kind: ValueKind): unknown {
   if ((kind === 'number' || kind === 'integer') && /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(text)) return Number(text);
   if (kind === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';

@@ -1,0 +1,69 @@
+import { billingRefusal, windowOf, type BillingSettings, type BillingUsage } from '../domain/billing.js';
+import { environment } from '../domain/environment/decider.js';
+import { assertWritable } from '../domain/environment/protection.js';
+import { organization } from '../domain/organization/decider.js';
+import { project } from '../domain/project/decider.js';
+import type { Message } from '../domain/decider.js';
+import type { CommandBus, WriteGuard } from './command-bus.js';
+import type { EventMetadata } from './ports.js';
+import { streams } from './streams.js';
+
+/** Billed usage of an organization in a window, as the usage projection counts it. */
+export type UsageMeter = (organization: string, window: string) => Promise<BillingUsage>;
+
+/** Commands that stay possible whatever the bill says: switching to a plan that allows more. */
+const NOT_BILLED = new Set(['ChangePlan']);
+
+const text = (data: unknown, name: string): string | null => {
+  const value = (data as Record<string, unknown> | null)?.[name];
+  return typeof value === 'string' ? value : null;
+};
+
+/** The organization a command's write is billed to, or null (bootstrap, unknown streams). */
+async function organizationOf(bus: CommandBus, stream: string, command: Message): Promise<string | null> {
+  const env = text(command.data, 'env');
+  if (env !== null) {
+    const { state } = await bus.load(environment, streams.environment(env));
+    return state.status === 'active' ? state.organization : null;
+  }
+  const org = text(command.data, 'organization');
+  if (org !== null) return org;
+  const [kind, key = ''] = [stream.slice(0, stream.indexOf('-')), stream.slice(stream.indexOf('-') + 1)];
+  if (kind === 'environment') {
+    const { state } = await bus.load(environment, stream);
+    return state.status === 'active' ? state.organization : null;
+  }
+  if (kind === 'project') {
+    const { state } = await bus.load(project, stream);
+    return state.status === 'active' ? state.organization : null;
+  }
+  return kind === 'organization' ? key : null;
+}
+
+/**
+ * Every write inside an environment (a command whose data names its `env`), from the
+ * management interface or a delivery API alike, needs the environment enabled and
+ * unprotected. Cascades the service runs itself (actor `system`) finish regardless.
+ */
+export function environmentWriteGuard(bus: CommandBus): WriteGuard {
+  return async (_stream: string, command: Message, metadata: EventMetadata) => {
+    if (metadata.actor_type === 'system') return;
+    const env = text(command.data, 'env');
+    if (env === null) return;
+    const { state } = await bus.load(environment, streams.environment(env));
+    assertWritable(state);
+  };
+}
+
+/** Every write by a user or key is refused with 402 when its organization's plan allows no more. */
+export function billingGuard(bus: CommandBus, meter: UsageMeter, settings: BillingSettings): WriteGuard {
+  return async (stream: string, command: Message, metadata: EventMetadata) => {
+    if (metadata.actor_type === 'system' || NOT_BILLED.has(command.type)) return;
+    const org = await organizationOf(bus, stream, command);
+    if (org === null) return;
+    const { state } = await bus.load(organization, streams.organization(org));
+    if (state.status !== 'active') return;
+    const refusal = billingRefusal(state.plan, await meter(org, windowOf(metadata.timestamp)), settings, metadata.timestamp);
+    if (refusal) throw refusal;
+  };
+}

@@ -1,0 +1,120 @@
+import type { Position } from '../../commands/ports.js';
+import { matchesFilter } from '../../projections/filter-match.js';
+import type { Doc, Filter, ReadCollection, ReadStore, ReadStoreTx } from '../../projections/ports.js';
+
+/** Documents held before they are written out (a rebuild of the embedded default usually fits whole). */
+const FLUSH_AT = 200_000;
+
+/**
+ * A write-back buffer over a rebuild's fresh read store: projections read and write documents
+ * in memory, and each document is written once per flush instead of once per event
+ * (docs/decisions/0073). Bulk removals are applied to the buffer at once and to the store,
+ * in order, before the buffered writes of the next flush.
+ */
+export class BufferedReadStore implements ReadStore {
+  /** collection → id → document, or null once deleted. */
+  private readonly buffer = new Map<string, Map<string, Doc | null>>();
+  private removals: { readonly collection: string; readonly filter: Filter }[] = [];
+  private readonly positions = new Map<string, Position>();
+  private size = 0;
+  private flushed = false;
+  private readonly views = new Map<string, ReadCollection<Doc>>();
+  private readonly tx: ReadStoreTx = { collection: <T extends Doc>(name: string) => this.view(name) as unknown as ReadCollection<T> };
+
+  constructor(
+    private readonly inner: ReadStore,
+    private readonly flushAt = FLUSH_AT,
+  ) {}
+
+  private docs(collection: string): Map<string, Doc | null> {
+    let docs = this.buffer.get(collection);
+    if (!docs) this.buffer.set(collection, (docs = new Map()));
+    return docs;
+  }
+
+  private view(name: string): ReadCollection<Doc> {
+    let view = this.views.get(name);
+    if (!view) this.views.set(name, (view = this.makeView(name)));
+    return view;
+  }
+
+  private makeView<T extends Doc>(name: string): ReadCollection<T> {
+    const docs = this.docs(name);
+    const unsupported = (): never => {
+      throw new Error('a rebuild buffer only gets, writes and deletes');
+    };
+    return {
+      get: async (id) => {
+        if (docs.has(id)) return (docs.get(id) ?? null) as T | null;
+        if (!this.flushed) return null;
+        const stored = await this.inner.collection<T>(name).get(id);
+        return stored && !this.removals.some((r) => r.collection === name && matchesFilter(stored, r.filter)) ? stored : null;
+      },
+      upsert: async (doc) => {
+        docs.set(doc._id, doc);
+        this.size += 1;
+      },
+      delete: async (id) => {
+        docs.set(id, null);
+        this.size += 1;
+      },
+      deleteMany: async (filter) => {
+        let removed = 0;
+        for (const [id, doc] of docs) {
+          if (doc && matchesFilter(doc, filter)) {
+            docs.set(id, null);
+            removed += 1;
+          }
+        }
+        if (this.flushed) this.removals.push({ collection: name, filter });
+        return removed;
+      },
+      find: unsupported,
+      count: unsupported,
+    };
+  }
+
+  collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
+    return this.inner.collection<T>(name);
+  }
+
+  ensureIndex(collection: string, fields: readonly string[]): Promise<void> {
+    return this.inner.ensureIndex(collection, fields);
+  }
+
+  async unitOfWork(consumer: string, position: Position, work: (tx: ReadStoreTx) => Promise<void>): Promise<void> {
+    await work(this.tx);
+    this.positions.set(consumer, position);
+    if (this.size >= this.flushAt) await this.flush();
+  }
+
+  async checkpoint(consumer: string): Promise<Position> {
+    return this.positions.get(consumer) ?? this.inner.checkpoint(consumer);
+  }
+
+  /** Writes the buffer out: the removals, then every buffered document, then each consumer's position. */
+  async flush(): Promise<void> {
+    const consumers = [...this.positions];
+    for (const [index, [consumer, position]] of consumers.entries()) {
+      await this.inner.unitOfWork(consumer, position, async (tx) => {
+        if (index > 0) return;
+        for (const removal of this.removals) await tx.collection(removal.collection).deleteMany(removal.filter);
+        for (const [name, docs] of this.buffer) {
+          const collection = tx.collection(name);
+          for (const [id, doc] of docs) {
+            if (doc) await collection.upsert(doc);
+            else if (this.flushed) await collection.delete(id);
+          }
+        }
+      });
+    }
+    for (const docs of this.buffer.values()) docs.clear();
+    this.removals = [];
+    this.size = 0;
+    this.flushed = true;
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

@@ -1,0 +1,62 @@
+import { Router, type Request, type Response } from 'express';
+import type { StoredEvent } from '../../commands/ports.js';
+import { DomainError } from '../../domain/errors.js';
+import { principalOf } from '../principal.js';
+import { param } from '../query.js';
+import type { AuditDeps } from './deps.js';
+import { environmentOf, ownOrganizationOf, type ReplayFilter } from './replay-filter.js';
+import { openReplay } from './replay-http.js';
+import { replayRequest } from './replay-query.js';
+import { runReplay, type Include } from './replay-stream.js';
+
+const adminOnly = (res: Response): void => {
+  if (!principalOf(res).is_admin) throw new DomainError('permission_denied', 'Organization admin access is required.');
+};
+
+async function serve(deps: AuditDeps, req: Request, res: Response, base: ReplayFilter, include: Include): Promise<void> {
+  const request = replayRequest(req.query as Record<string, unknown>, req.get('accept'), req.get('last-event-id'), base);
+  const { sink, closed, end } = openReplay(req, res, request.format);
+  try {
+    await runReplay(deps.eventStore, request, include, sink, closed);
+  } catch (error) {
+    deps.log('replay failed', error);
+  } finally {
+    end();
+  }
+}
+
+/** `GET /v1/:env/events/stream/`: the raw events of one environment (docs/decisions/0070). */
+export function environmentReplayRouter(deps: AuditDeps): Router {
+  const router = Router({ mergeParams: true });
+  router.get('/events/stream/', async (req, res) => {
+    adminOnly(res);
+    await serve(deps, req, res, { env: param(req, 'env') }, async () => true);
+  });
+  return router;
+}
+
+/** Whether an event belongs to the organization: by its own field, or through its environment. */
+function organizationCheck(deps: AuditDeps, organization: string): Include {
+  const envs = new Map<string, string | null>();
+  return async (event: StoredEvent) => {
+    const own = ownOrganizationOf(event);
+    if (own !== null) return own === organization;
+    const env = environmentOf(event);
+    if (env === null) return false;
+    if (!envs.has(env)) {
+      const doc = await deps.readStore.collection('environments').get(env);
+      envs.set(env, typeof doc?.organization === 'string' ? doc.organization : null);
+    }
+    return envs.get(env) === organization;
+  };
+}
+
+/** `GET /v1/global-events/stream/`: the raw events of the administrator's organization. */
+export function globalReplayRouter(deps: AuditDeps): Router {
+  const router = Router();
+  router.get('/v1/global-events/stream/', async (req, res) => {
+    adminOnly(res);
+    await serve(deps, req, res, {}, organizationCheck(deps, principalOf(res).organization));
+  });
+  return router;
+}

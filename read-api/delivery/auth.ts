@@ -1,0 +1,166 @@
+import type { Request, Response } from 'express';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { DomainError } from '../../domain/errors.js';
+import { deliveryAccess, type DeliveryAction } from '../../domain/roles/grants.js';
+import type { PermissionFields } from '../../domain/roles/events.js';
+import type { Doc, ReadStore } from '../../projections/ports.js';
+import { parseCredentials, type Credentials } from '../auth/credentials.js';
+import { findKey, keyActor, lookupId, proves, rawBodyOf, signedPath } from '../auth/key-lookup.js';
+import { ReplayGuard } from '../auth/secure-signature.js';
+import type { Principal } from '../principal.js';
+import type { DeliveryApi } from './routing.js';
+
+export const WWW_AUTHENTICATE = 'Simple realm="delivery-api", Secure realm="delivery-api"';
+
+const CACHE_SIZE = 10_000;
+
+/**
+ * The header on which the agent endpoint replays a call as the caller it authenticated
+ * (docs/decisions/0120): a per-process secret and the key. A Secure signature covers the
+ * `_mcp` request it was made for, so the replay cannot carry the caller's own header.
+ */
+export const FORWARD_HEADER = 'x-delivery-forwarded-key';
+
+/** Event types after which cached keys and roles are dropped. */
+export const CREDENTIAL_EVENTS: ReadonlySet<string> = new Set([
+  'ApiKeyUpdated',
+  'ApiKeyDeleted',
+  'BearerTokenIssued',
+  'BearerTokenRevoked',
+  'RoleUpdated',
+  'RoleDeleted',
+  'PermissionCreated',
+  'PermissionUpdated',
+  'PermissionDeleted',
+]);
+
+/** An authenticated delivery key with its role's permissions (role null: unrestricted; 'missing': its role was deleted). */
+export type DeliveryCaller = { readonly key: Doc; readonly role: { readonly permissions: readonly PermissionFields[] } | null | 'missing' };
+
+/** 401 authentication_required with the challenge every delivery 401 carries. */
+export function authenticationRequired(res: Response, message = 'Authentication credentials were not provided or are invalid.'): DomainError {
+  res.set('WWW-Authenticate', WWW_AUTHENTICATE);
+  return new DomainError('authentication_required', message);
+}
+
+/**
+ * Delivery credentials (docs/decisions/0062): Secure, Simple and Bearer resolve to a
+ * delivery key of the request's environment; the key's role decides which APIs,
+ * actions and collections it reaches.
+ */
+export class DeliveryAuth {
+  private readonly replays = new ReplayGuard();
+  /** Keys found, with their roles, by lookup id; emptied by forget() on every key or role change. */
+  private readonly cache = new Map<string, DeliveryCaller>();
+  private generation = 0;
+  /** Callers the agent endpoint authenticated, by key, for its replayed calls; emptied with the cache. */
+  private readonly forwarded = new Map<string, DeliveryCaller>();
+  private readonly forwardSecret = Buffer.from(randomBytes(32).toString('base64url'));
+
+  constructor(private readonly store: ReadStore) {}
+
+  /** Drops what is cached: the read side applied a key or role change (CREDENTIAL_EVENTS). */
+  forget(): void {
+    this.generation += 1;
+    this.cache.clear();
+    this.forwarded.clear();
+  }
+
+  /** Headers that let a call replayed on this process act as `caller` (none for an anonymous caller). */
+  forwardHeaders(caller: DeliveryCaller | null): Record<string, string> {
+    if (caller === null) return {};
+    const key = String(caller.key.key);
+    if (!this.forwarded.has(key) && this.forwarded.size >= CACHE_SIZE) this.forwarded.delete(this.forwarded.keys().next().value as string);
+    this.forwarded.set(key, caller);
+    return { [FORWARD_HEADER]: `${this.forwardSecret.toString()}.${key}` };
+  }
+
+  /** The caller a replayed call names, when it carries this process's secret. */
+  private forwardedCaller(value: string): DeliveryCaller | null {
+    const at = value.indexOf('.');
+    const secret = Buffer.from(value.slice(0, Math.max(at, 0)));
+    if (at < 0 || secret.length !== this.forwardSecret.length || !timingSafeEqual(secret, this.forwardSecret)) return null;
+    return this.forwarded.get(value.slice(at + 1)) ?? null;
+  }
+
+  /**
+   * The caller, or null for an anonymous request to a public API. Refuses with 401
+   * missing credentials on an auth-required API, and everywhere invalid ones, a key of
+   * another environment and a key not authorized for this API.
+   */
+  async authenticate(req: Request, res: Response, env: string, api: DeliveryApi): Promise<DeliveryCaller | null> {
+    const caller = await this.callerOf(req, res, env, api);
+    // The body parser kept its error until the caller was known (infra/http/raw-body.ts); an
+    // anonymous write is refused with 401 by authorize() before its body matters.
+    if (caller !== null && res.locals.bodyError) throw res.locals.bodyError;
+    return caller;
+  }
+
+  private async callerOf(req: Request, res: Response, env: string, api: DeliveryApi): Promise<DeliveryCaller | null> {
+    const forwarded = req.get(FORWARD_HEADER);
+    if (forwarded !== undefined) {
+      const caller = this.forwardedCaller(forwarded);
+      if (!caller || caller.key.env !== env) throw authenticationRequired(res);
+      return this.admit(res, env, api, caller);
+    }
+    const credentials = parseCredentials(req.get('authorization'));
+    if (credentials === null) {
+      if (api.is_auth_required) throw authenticationRequired(res);
+      return null;
+    }
+    if (credentials === 'malformed') throw authenticationRequired(res);
+    const request = { path: signedPath(req.originalUrl), body: rawBodyOf(req), date: req.get('date'), now: Date.now() };
+    const caller = await this.lookup(credentials);
+    if (!caller || !proves(caller.key, credentials, request, this.replays) || caller.key.env !== env) throw authenticationRequired(res);
+    return this.admit(res, env, api, caller);
+  }
+
+  /** An authenticated key: refused on an API its role does not reach, else the request's principal. */
+  private admit(res: Response, env: string, api: DeliveryApi, caller: DeliveryCaller): DeliveryCaller {
+    if (deliveryAccess(caller.role, api.key, null, 'read') === 'not_authorized') throw authenticationRequired(res, 'The key is not authorized for this API.');
+    const principal: Principal = { actor_type: 'apikey', actor: keyActor(caller.key), organization: '', is_admin: false, environment: env };
+    res.locals.principal = principal;
+    return caller;
+  }
+
+  /** Whether the caller's role lets it `action` on the collection (anonymous callers only read). */
+  may(caller: DeliveryCaller | null, api: DeliveryApi, folder: string, action: DeliveryAction): boolean {
+    if (caller === null) return action === 'read';
+    return deliveryAccess(caller.role, api.key, folder, action) === 'granted';
+  }
+
+  /** Whether the caller may do `action` on the collection: anonymous callers only read (401 otherwise), keys per their role (403 access_denied). */
+  authorize(res: Response, caller: DeliveryCaller | null, api: DeliveryApi, folder: string, action: DeliveryAction): void {
+    if (caller === null) {
+      if (action !== 'read') throw authenticationRequired(res, 'Writes need an authenticated key.');
+      return;
+    }
+    const access = deliveryAccess(caller.role, api.key, folder, action);
+    if (access === 'not_authorized') throw authenticationRequired(res, 'The key is not authorized for this API.');
+    if (access === 'denied') throw new DomainError('access_denied', `The key may not ${action} here.`, { action });
+  }
+
+  /** The key the credentials name with its role, from the cache or the read model (a change read meanwhile is not cached). */
+  private async lookup(credentials: Credentials): Promise<DeliveryCaller | null> {
+    const id = lookupId(credentials);
+    const cached = this.cache.get(id);
+    if (cached) return cached;
+    const generation = this.generation;
+    const key = await findKey(this.store, 'delivery', credentials);
+    if (!key) return null;
+    const caller: DeliveryCaller = { key, role: await this.roleOf(key) };
+    if (generation === this.generation) {
+      if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
+      this.cache.set(id, caller);
+    }
+    return caller;
+  }
+
+  private async roleOf(key: Doc): Promise<DeliveryCaller['role']> {
+    if (key.role === null || key.role === undefined) return null;
+    const role = await this.store.collection('roles').get(key.role as string);
+    if (!role || role.kind !== 'delivery' || role.env !== key.env) return 'missing';
+    const permissions = await this.store.collection('role_permissions').find({ role: role.key as string });
+    return { permissions: permissions.map((p) => ({ content_type: p.content_type as string, actions: p.actions as string[], all_objects: p.all_objects === true, objects: (p.objects as string[]) ?? [] })) };
+  }
+}

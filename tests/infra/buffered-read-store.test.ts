@@ -1,0 +1,55 @@
+import { expect } from 'chai';
+import { BufferedReadStore } from '../../infra/rebuild/buffered-read-store.js';
+import { SqliteReadStore } from '../../infra/sqlite/read-store.js';
+import { matchesFilter } from '../../projections/filter-match.js';
+import type { ReadStore } from '../../projections/ports.js';
+import { tempDir } from '../support/temp.js';
+
+/** The same writes, removals and reads against any store; what the reads saw. */
+async function script(store: ReadStore): Promise<unknown[]> {
+  const seen: unknown[] = [];
+  for (let i = 0; i < 12; i++) {
+    await store.unitOfWork('c', String(i).padStart(3, '0'), async (tx) => {
+      const docs = tx.collection('docs');
+      await docs.upsert({ _id: `d${i}`, folder: i % 3 === 0 ? 'gone' : 'kept', n: i, _position: String(i).padStart(3, '0') });
+      if (i === 5) await docs.delete('d1');
+      if (i === 7) await docs.deleteMany({ $and: [{ folder: 'gone' }, { _position: { $lt: '007' } }] });
+      if (i === 9) await docs.upsert({ _id: 'd0', folder: 'back', n: 0, _position: '009' });
+      seen.push(await docs.get(`d${Math.max(0, i - 4)}`));
+    });
+  }
+  return seen;
+}
+
+const rows = async (store: ReadStore) => (await store.collection('docs').find({}, { sort: [['_id', 1]] })).map((d) => ({ ...d }));
+
+describe('the rebuild buffer over a read store', () => {
+  it('reads and ends like direct writes, whether it flushes every few documents or once at the end', async () => {
+    const direct = new SqliteReadStore(`${tempDir()}/direct.db`);
+    const expectedSeen = await script(direct);
+    const expected = await rows(direct);
+    for (const flushAt of [2, 3, 1000]) {
+      const inner = new SqliteReadStore(`${tempDir()}/buffered.db`);
+      const buffered = new BufferedReadStore(inner, flushAt);
+      expect(await script(buffered), `flush at ${flushAt}`).to.deep.equal(expectedSeen);
+      await buffered.flush();
+      expect(await rows(inner), `flush at ${flushAt}`).to.deep.equal(expected);
+      expect(await inner.checkpoint('c')).to.equal('011');
+      await buffered.close();
+    }
+    await direct.close();
+  });
+
+  it('matches filters in memory as the SQL translation does: equality, null for missing, ranges, $in, $ne, $exists, $or', () => {
+    const doc = { _id: 'a', folder: 'x', n: 3, nested: { k: 'v' }, none: null };
+    expect(matchesFilter(doc, { folder: 'x', 'nested.k': 'v' })).to.equal(true);
+    expect(matchesFilter(doc, { missing: null, none: null })).to.equal(true);
+    expect(matchesFilter(doc, { n: { $gt: 2, $lte: 3 } })).to.equal(true);
+    expect(matchesFilter(doc, { n: { $lt: '5' } })).to.equal(false);
+    expect(matchesFilter(doc, { folder: { $in: ['y', 'x'] }, n: { $ne: 4 } })).to.equal(true);
+    expect(matchesFilter(doc, { none: { $exists: true } })).to.equal(true);
+    expect(matchesFilter(doc, { missing: { $exists: true } })).to.equal(false);
+    expect(matchesFilter(doc, { $or: [{ folder: 'y' }, { _id: 'a' }] })).to.equal(true);
+    expect(matchesFilter(doc, { $and: [{ folder: 'x' }, { n: 4 }] })).to.equal(false);
+  });
+});

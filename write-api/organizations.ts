@@ -1,0 +1,73 @@
+import { Router } from 'express';
+import { changePlan, updateOrganization } from '../commands/organizations.js';
+import { DomainError, notFound } from '../domain/errors.js';
+import type { OrganizationDetails } from '../domain/organization/events.js';
+import { PLAN_CODES, type PlanCode } from '../domain/plan.js';
+import type { BillingSettings } from '../domain/billing.js';
+import { param } from '../read-api/query.js';
+import { organizationView, planView } from '../read-api/tenancy-views.js';
+import type { WriteDeps } from './deps.js';
+import { respondAfterWrite } from './respond.js';
+import { tenancyContext } from './tenancy-context.js';
+import { validator } from './validate.js';
+
+const text = { type: ['string', 'null'], maxLength: 255 };
+
+const detailsBody = validator<Partial<OrganizationDetails>>({
+  type: 'object',
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 255 },
+    legal_name: text,
+    tax_num: text,
+    address: text,
+    city: text,
+    province: text,
+    country_iso: { type: ['string', 'null'], pattern: '^[A-Za-z]{2}$' },
+    zip_code: { type: ['string', 'null'], maxLength: 20 },
+  },
+  additionalProperties: false,
+});
+
+/** PUT of the organization's details and the plan switch. */
+export function organizationsWriteRouter(deps: WriteDeps & { readonly billing: BillingSettings }): Router {
+  const router = Router();
+  const read = async (org: string) => {
+    const doc = await deps.readStore.collection('organizations').get(org);
+    if (!doc) throw notFound('not_found', 'Organization');
+    return doc;
+  };
+
+  router.put('/organizations/:org/', async (req, res) => {
+    const ctx = tenancyContext(req, res);
+    const written = await updateOrganization(deps.bus, ctx, detailsBody(req.body));
+    await respondAfterWrite(deps, res, {
+      position: written.position,
+      status: 200,
+      read: async () => {
+        const doc = await read(ctx.organization);
+        return organizationView(doc, await deps.readStore.collection('users').get(String(doc.owner)));
+      },
+      fallback: () => ({ key: ctx.organization }),
+    });
+  });
+
+  router.post('/organizations/:org/plan/:code/', async (req, res) => {
+    const ctx = tenancyContext(req, res);
+    const code = param(req, 'code');
+    if (!(PLAN_CODES as readonly string[]).includes(code)) {
+      throw new DomainError('validation_error', `Unknown plan ${code}.`, { plan_code: [`must be one of ${PLAN_CODES.join(', ')}`] });
+    }
+    const written = await changePlan(deps.bus, ctx, code as PlanCode);
+    await respondAfterWrite(deps, res, {
+      position: written.position,
+      status: 200,
+      read: async () => {
+        const doc = await read(ctx.organization);
+        return { active_plan: planView(doc.plan as PlanCode, deps.billing, String(doc.plan_changed_at ?? doc.created_at)), next_plan: null };
+      },
+      fallback: () => ({ active_plan: planView(code as PlanCode, deps.billing, ctx.now), next_plan: null }),
+    });
+  });
+
+  return router;
+}

@@ -112,7 +112,11 @@ describe('HTTP: OpenAPI documents and the reference page', function () {
     let checked = 0;
     for (const [path, item] of Object.entries(docs.management.paths as Json)) {
       if (!('get' in (item as Json)) || path.startsWith('/docs') || path === '/metrics') continue;
-      const r = await s.api('GET', concrete(path));
+      const raw = await fetch(`${s.base}${concrete(path)}`, { headers: { authorization: `Bearer ${s.token}` } });
+      const text = await raw.text();
+      // Streams of JSON lines (exports) are not one JSON value: the document describes them generically.
+      if (!(raw.headers.get('content-type') ?? '').startsWith('application/json')) continue;
+      const r = { status: raw.status, body: text ? JSON.parse(text) : null };
       const schema = responseSchema((item as Json).get, r.status);
       expect(schema, `GET ${path} answered ${r.status}, which the document does not describe`).not.to.equal(undefined);
       const failure = check(schema, r.body);

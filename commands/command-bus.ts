@@ -34,7 +34,11 @@ export class CommandBus {
   private readonly cache = new Map<string, Cached>();
   private readonly guards: WriteGuard[] = [];
 
-  constructor(private readonly store: EventStore) {}
+  constructor(
+    private readonly store: EventStore,
+    /** Told whether each load found the stream's state in the cache (metrics). */
+    private readonly onCacheLookup: (hit: boolean) => void = () => {},
+  ) {}
 
   /** Adds a check every later command passes, management and delivery writes alike. */
   useGuard(guard: WriteGuard): void {
@@ -43,6 +47,7 @@ export class CommandBus {
 
   async load<S, C extends Message, E extends Message>(decider: Decider<S, C, E>, stream: string): Promise<Loaded<S>> {
     const cached = this.cache.get(stream);
+    this.onCacheLookup(cached !== undefined && cached.decider === decider);
     let state = cached && cached.decider === decider ? (cached.state as S) : decider.initialState();
     let revision = cached && cached.decider === decider ? cached.revision : NO_STREAM;
     const events = await this.store.readStream(stream, revision + 1);

@@ -25,6 +25,10 @@ export type Config = {
   readonly billing: BillingSettings;
   /** Embeddings (docs/decisions/0050): an OpenAI-compatible endpoint when `url` is set, else the embedded word vectors converted into `cacheDir`. */
   readonly embeddings: { readonly url: string | undefined; readonly model: string; readonly apiKey: string | undefined; readonly cacheDir: string };
+  /** `/readyz`: most events a projection may have left to apply and still count as caught up. */
+  readonly readyMaxLag: number;
+  /** Shutdown: how long in-flight requests may take to finish before their connections are cut. */
+  readonly shutdownGraceMs: number;
 };
 
 const PLANS: readonly PlanCode[] = ['free', 'starter', 'pro', 'enterprise'];
@@ -61,6 +65,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     waitTimeoutMs: int(env.WAIT_TIMEOUT_MS, 5000, 'WAIT_TIMEOUT_MS'),
     resourceLimit: positive(env.RESOURCE_LIMIT, 'RESOURCE_LIMIT'),
     logLevel: env.LOG_LEVEL ?? 'info',
+    readyMaxLag: int(env.READY_MAX_LAG, 100, 'READY_MAX_LAG'),
+    shutdownGraceMs: int(env.SHUTDOWN_GRACE_MS, 10_000, 'SHUTDOWN_GRACE_MS'),
     embeddings: {
       url: env.EMBEDDINGS_URL || undefined,
       model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small',

@@ -23,8 +23,13 @@ import { ensureBootstrap, type BootstrapFile } from './bootstrap.js';
 import type { Config } from './config.js';
 import { createEmbedder } from './embeddings/create.js';
 import { deliveryApp } from './http/delivery-app.js';
+import { frontRouter } from './http/front.js';
+import { closeGracefully } from './http/shutdown.js';
 import { managementApp } from './http/management-app.js';
 import { createLogger, logErrors, type Logger } from './logger.js';
+import { createMetrics } from './observability/metrics.js';
+import { projectionReports, readiness } from './observability/readiness.js';
+import { timedEventStore } from './observability/timed-event-store.js';
 import { closeStores, openStores } from './stores.js';
 
 export type Service = {
@@ -66,8 +71,10 @@ export async function startService(config: Config, logger: Logger = createLogger
   const log = logErrors(logger);
   const stores = await openStores(config);
   const { readStore, searchIndex } = stores;
-  const eventStore = options.wrapEventStore ? options.wrapEventStore(stores.eventStore) : stores.eventStore;
-  const bus = new CommandBus(eventStore);
+  const lagOf = { eventStore: stores.eventStore, projections: null as Projections | null, maxLag: config.readyMaxLag, timeoutMs: 2000 };
+  const metrics = createMetrics(async () => (lagOf.projections ? projectionReports({ ...lagOf, projections: lagOf.projections }) : []));
+  const eventStore = timedEventStore(options.wrapEventStore ? options.wrapEventStore(stores.eventStore) : stores.eventStore, metrics);
+  const bus = new CommandBus(eventStore, (hit) => metrics.cacheLookups.inc({ cache: 'aggregate_state', result: hit ? 'hit' : 'miss' }));
   const routing = new DeliveryRouting(readStore);
   const deliveryAuth = new DeliveryAuth(readStore);
   const environmentStatus = new EnvironmentStatus(readStore);
@@ -98,6 +105,8 @@ export async function startService(config: Config, logger: Logger = createLogger
           limit: config.resourceLimit,
           existing: async (env) => (await readStore.collection('resources').find({ env })).map((doc) => ({ folder: String(doc.folder), key: doc._id })),
         };
+  let draining = false;
+  const front = { logger, metrics, readiness: () => readiness({ ...lagOf, projections, draining: () => draining }) };
   const target = options.wrapProjectionTarget ?? ((t: ProjectionTarget) => t);
   const readModelRunner = new ProjectionRunner(eventStore, target(readModels), { log, afterBatch: refreshRouting });
   // Cascades of deletes run as a reactor from their own checkpoint (docs/decisions/0083).
@@ -113,6 +122,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     ],
     [new ProjectionRunner(eventStore, target(cascades), { log })],
   );
+  lagOf.projections = projections;
   await projections.start();
   // Catch-up: a projection that stops on a faulty event stops this wait too (docs/decisions/0080).
   await projections.waitFor(await eventStore.headPosition(), 10 * 60_000);
@@ -122,6 +132,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const secret = jwtSecret(config.dataDir, config.jwtSecret);
   const validator = new DataValidator();
   const management = managementApp({
+    front: frontRouter(front, 'management'),
     bus,
     eventStore,
     validator,
@@ -142,7 +153,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   });
   const writeDeps = { bus, validator, projections, readStore, waitTimeoutMs: config.waitTimeoutMs, resourceQuota };
   const mcp = new McpEndpoint({ routing, readStore, auth: deliveryAuth });
-  const delivery = deliveryApp({ routing, searchIndex, embedder, auth: deliveryAuth, writes: writeDeps, mcp, log, status: environmentStatus });
+  const delivery = deliveryApp({ routing, searchIndex, embedder, auth: deliveryAuth, writes: writeDeps, mcp, log, status: environmentStatus, front: frontRouter(front, 'delivery') });
   const servers = [await listen(management as never, config.host, config.port), await listen(delivery as never, config.host, config.deliveryPort)];
   const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };
 
@@ -151,17 +162,23 @@ export async function startService(config: Config, logger: Logger = createLogger
   bus.useGuard(environmentWriteGuard(bus));
   bus.useGuard(billingGuard(bus, (org, window) => usageOf(readStore, org, window), config.billing));
 
+  let stopping: Promise<void> | null = null;
   return {
     urls,
     bootstrap: file,
     bootstrapCreated: created,
     projections,
     apps: { management, delivery },
-    async stop() {
-      mcp.close();
-      await Promise.all(servers.map((s) => new Promise((resolve) => { s.closeAllConnections(); s.close(resolve); })));
-      await projections.stop();
-      await closeStores(stores);
+    /** Graceful: readiness turns 503, in-flight requests finish, agent sessions end, projections commit their batch and checkpoint, stores close. */
+    stop() {
+      stopping ??= (async () => {
+        draining = true;
+        await Promise.all(servers.map((s) => closeGracefully(s, config.shutdownGraceMs)));
+        mcp.close();
+        await projections.stop();
+        await closeStores(stores);
+      })();
+      return stopping;
     },
   };
 }

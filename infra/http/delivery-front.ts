@@ -3,8 +3,8 @@ import helmet from 'helmet';
 import { notModified, SURROGATE_KEY } from '../../read-api/delivery/caching.js';
 import { corsHeaders } from '../../read-api/delivery/cors.js';
 import { resolve } from '../../read-api/delivery/router.js';
-import type { DeliveryApi, DeliveryRouting } from '../../read-api/delivery/routing.js';
-import type { ServedCache } from '../../read-api/delivery/served-cache.js';
+import type { DeliveryRouting } from '../../read-api/delivery/routing.js';
+import type { ServedCache, ServedEntry } from '../../read-api/delivery/served-cache.js';
 import { listsOf } from '../../read-api/delivery/served-invalidation.js';
 import type { EnvironmentStatus } from '../../read-api/environment-status.js';
 import { FORWARD_HEADER } from '../../read-api/delivery/auth.js';
@@ -44,50 +44,69 @@ function cacheable(req: IncomingMessage): boolean {
  * answers of the reads this front admitted.
  */
 export function deliveryFront({ app, routing, cache, status }: DeliveryFrontDeps): Handler {
-  const security = securityHeaders();
+  const security = Object.entries(securityHeaders()).flat() as string[];
+  /** The headers of a remembered answer but CORS, built on its first use. */
+  const prepared = new WeakMap<ServedEntry, { readonly ok: (string | number)[]; readonly notModified: string[] }>();
+  const headersOf = (entry: ServedEntry) => {
+    let headers = prepared.get(entry);
+    if (!headers) {
+      const common = [...security, 'etag', entry.etag, SURROGATE_KEY, entry.surrogateKeys];
+      headers = { notModified: common, ok: [...common, 'content-type', 'application/json; charset=utf-8', 'content-length', entry.body.length] };
+      prepared.set(entry, headers);
+    }
+    return headers;
+  };
+
   return (req, res) => {
     if (!cacheable(req)) return app(req, res);
     const url = req.url ?? '/';
     const cacheKey = `${req.headers.host ?? ''} ${url}`;
-    const query = url.indexOf('?');
-    const segments = (query < 0 ? url : url.slice(0, query)).split('/').filter(Boolean);
-    const [env, prefix] = segments;
-    if (env === undefined || prefix === undefined || url.includes('%')) return app(req, res);
+    const entry = cache.lookup(cacheKey);
+    if (!entry) return admit(req, res, url, cacheKey);
+    if (!servable(entry.env, entry.prefix)) return app(req, res); // the express app answers the refusal
+    const api = routing.api(entry.env, entry.prefix);
+    const origin = req.headers.origin;
+    const cors = api && origin ? Object.entries(corsHeaders(api, origin)).flat() : [];
+    const { ok, notModified: unchanged } = headersOf(entry);
+    if (notModified(req.headers['if-none-match'], entry.etag)) {
+      res.writeHead(304, cors.length ? [...unchanged, ...cors] : unchanged).end();
+      return;
+    }
+    res.writeHead(200, cors.length ? [...ok, ...cors] : ok);
+    res.end(req.method === 'HEAD' ? undefined : entry.body);
+  };
+
+  /** Whether the environment is served and the API answers anonymous reads, as of now. */
+  function servable(env: string, prefix: string): boolean {
     try {
       status?.check(env);
     } catch {
-      return app(req, res); // the express app answers the refusal
+      return false;
     }
     const api = routing.api(env, prefix);
-    if (!api || api.is_auth_required) return app(req, res);
-    const stored = cache.lookup(cacheKey);
-    if (!stored) {
-      admit(req, cacheKey, env, api, segments.slice(2));
-      return app(req, res);
-    }
-    const headers: OutgoingHttpHeaders = { ...security, ...corsHeaders(api, req.headers.origin), etag: stored.etag, [SURROGATE_KEY]: stored.surrogateKeys };
-    if (notModified(req.headers['if-none-match'], stored.etag)) {
-      res.writeHead(304, headers).end();
-      return;
-    }
-    headers['content-type'] = 'application/json; charset=utf-8';
-    headers['content-length'] = stored.body.length;
-    res.writeHead(200, headers);
-    res.end(req.method === 'HEAD' ? undefined : stored.body);
-  };
+    return api !== undefined && !api.is_auth_required;
+  }
 
-  /** Lets a list or get-one read be remembered; not endpoints (`_schema`...) nor addresses scoped by their parents' keys. */
-  function admit(req: IncomingMessage, cacheKey: string, env: string, api: DeliveryApi, path: readonly string[]): void {
-    if (path.some((s) => s.startsWith('_'))) return;
+  /**
+   * Lets the express app answer, remembering a list or get-one answer; not endpoints
+   * (`_schema`...) nor addresses scoped by their parents' keys.
+   */
+  function admit(req: IncomingMessage, res: ServerResponse, url: string, cacheKey: string): void {
+    const query = url.indexOf('?');
+    const [env, prefix, ...path] = (query < 0 ? url : url.slice(0, query)).split('/').filter(Boolean);
+    const api = env !== undefined && prefix !== undefined ? routing.api(env, prefix) : undefined;
+    if (!api || !servable(env!, prefix!) || url.includes('%') || path.some((s) => s.startsWith('_'))) return app(req, res);
     let match;
     try {
       match = resolve(api, path);
     } catch {
-      return;
+      return app(req, res);
     }
     const { route, rest } = match;
-    if (route.chain.length > 0 && route.keep > 0) return;
-    if (rest.length === 0) cache.admit(req, cacheKey, [env, listsOf(env)]);
-    else cache.admit(req, cacheKey, [env], new Set([route.folder, listsOf(env)]));
+    const scope = { env: env!, prefix: prefix! };
+    if (route.chain.length > 0 && route.keep > 0) return app(req, res);
+    if (rest.length === 0) cache.admit(req, cacheKey, scope, [scope.env, listsOf(scope.env)]);
+    else cache.admit(req, cacheKey, scope, [scope.env], new Set([route.folder, listsOf(scope.env)]));
+    app(req, res);
   }
 }

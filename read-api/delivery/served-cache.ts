@@ -16,11 +16,15 @@ export type ServedAnswer = {
   readonly surrogateKeys: string;
 };
 
-type Entry = ServedAnswer & { readonly deps: readonly string[] };
+/** Where an answer was served: checked again on every later use (environment state, API credentials). */
+export type ServedScope = { readonly env: string; readonly prefix: string };
+
+export type ServedEntry = ServedAnswer & ServedScope & { readonly deps: readonly string[] };
 
 /** What the front knows about a request it let through to be answered and remembered. */
 export type Admission = {
   readonly cacheKey: string;
+  readonly scope: ServedScope;
   readonly generation: number;
   /** Dependencies every answer of this address has (the environment; the collection for a list). */
   readonly deps: readonly string[];
@@ -44,7 +48,7 @@ export function rememberServed(request: object, answer: ServedAnswer, surrogateK
 }
 
 export class ServedCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, ServedEntry>();
   private readonly byDep = new Map<string, Set<string>>();
   private generation = 0;
   private bytes = 0;
@@ -55,13 +59,13 @@ export class ServedCache {
     return this.entries.size;
   }
 
-  lookup(cacheKey: string): ServedAnswer | undefined {
+  lookup(cacheKey: string): ServedEntry | undefined {
     return this.entries.get(cacheKey);
   }
 
   /** Marks a request whose answer may be remembered under `cacheKey`. */
-  admit(request: object, cacheKey: string, deps: readonly string[], ignore: ReadonlySet<string> = new Set()): void {
-    admitted.set(request, { cache: this, admission: { cacheKey, generation: this.generation, deps, ignore } });
+  admit(request: object, cacheKey: string, scope: ServedScope, deps: readonly string[], ignore: ReadonlySet<string> = new Set()): void {
+    admitted.set(request, { cache: this, admission: { cacheKey, scope, generation: this.generation, deps, ignore } });
   }
 
   /** Remembers an admitted answer, unless something it was built from changed since its admission. */
@@ -70,7 +74,7 @@ export class ServedCache {
     const deps = new Set(admission.deps);
     for (const key of surrogateKeys) if (!admission.ignore.has(key)) deps.add(key);
     this.remove(admission.cacheKey);
-    const entry: Entry = { ...answer, deps: [...deps] };
+    const entry: ServedEntry = { ...answer, ...admission.scope, deps: [...deps] };
     this.entries.set(admission.cacheKey, entry);
     this.bytes += entry.body.length;
     for (const dep of entry.deps) {

@@ -1,13 +1,14 @@
 import { expect } from 'chai';
 import { rememberServed, ServedCache } from '../../read-api/delivery/served-cache.js';
 
+const scope = { env: 'env', prefix: 'site' };
 const answer = (text: string) => ({ body: Buffer.from(text), etag: `"${text}"`, surrogateKeys: 'env folder doc' });
 
 describe('served bytes cache', () => {
   it('remembers an admitted answer under its key, and nothing for a request it did not admit', () => {
     const cache = new ServedCache();
     const admitted = {};
-    cache.admit(admitted, 'host /env/site/a/1/', ['env']);
+    cache.admit(admitted, 'host /env/site/a/1/', scope, ['env']);
     rememberServed(admitted, answer('one'), ['env', 'folder', 'doc']);
     rememberServed({}, answer('other'), ['env']);
     expect(cache.lookup('host /env/site/a/1/')?.body.toString()).to.equal('one');
@@ -17,7 +18,7 @@ describe('served bytes cache', () => {
   it('drops an answer when one of its surrogate keys or dependencies is evicted, not when an ignored one is', () => {
     const cache = new ServedCache();
     const request = {};
-    cache.admit(request, 'k', ['env'], new Set(['folder']));
+    cache.admit(request, 'k', scope, ['env'], new Set(['folder']));
     rememberServed(request, answer('one'), ['env', 'folder', 'doc']);
     cache.evict('folder');
     expect(cache.lookup('k')).to.not.equal(undefined);
@@ -28,7 +29,7 @@ describe('served bytes cache', () => {
   it('throws away an answer built before an eviction that happened while it was built', () => {
     const cache = new ServedCache();
     const request = {};
-    cache.admit(request, 'k', ['env']);
+    cache.admit(request, 'k', scope, ['env']);
     cache.evict('unrelated');
     rememberServed(request, answer('stale'), ['env']);
     expect(cache.lookup('k')).to.equal(undefined);
@@ -38,7 +39,7 @@ describe('served bytes cache', () => {
     const cache = new ServedCache({ maxEntries: 2, maxBytes: 10 });
     for (const [key, text] of [['a', 'aaa'], ['b', 'bbb'], ['c', 'ccc'], ['d', 'dddddddd']] as const) {
       const request = {};
-      cache.admit(request, key, ['env']);
+      cache.admit(request, key, scope, ['env']);
       rememberServed(request, answer(text), []);
     }
     expect(['a', 'b', 'c', 'd'].filter((k) => cache.lookup(k))).to.deep.equal(['d']);

@@ -148,7 +148,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const writeDeps = { bus, validator, projections, readStore, waitTimeoutMs: config.waitTimeoutMs, resourceQuota };
   const mcp = new McpEndpoint({ routing, readStore, auth: deliveryAuth });
   const delivery = deliveryApp({ routing, searchIndex, auth: deliveryAuth, writes: writeDeps, mcp, log, status: environmentStatus });
-  const servers = [await listen(management as never, config.host, config.port), await listen(deliveryFront({ app: delivery as never, routing, cache: served, status: environmentStatus }) as never, config.host, config.deliveryPort)];
+  const servers = [await listen(management as never, config.host, config.port), await listen(deliveryFront({ app: delivery as never, routing, cache: served, auth: deliveryAuth, status: environmentStatus }) as never, config.host, config.deliveryPort)];
   const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };
 
   const { file, created } = await ensureBootstrap(config, { bus, eventStore, projections, jwtSecret: secret, urls });

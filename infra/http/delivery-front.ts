@@ -7,7 +7,7 @@ import type { DeliveryRouting } from '../../read-api/delivery/routing.js';
 import type { ServedCache, ServedEntry } from '../../read-api/delivery/served-cache.js';
 import { listsOf } from '../../read-api/delivery/served-invalidation.js';
 import type { EnvironmentStatus } from '../../read-api/environment-status.js';
-import { FORWARD_HEADER } from '../../read-api/delivery/auth.js';
+import { FORWARD_HEADER, type DeliveryAuth } from '../../read-api/delivery/auth.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -26,24 +26,26 @@ export type DeliveryFrontDeps = {
   readonly app: Handler;
   readonly routing: DeliveryRouting;
   readonly cache: ServedCache;
+  readonly auth: DeliveryAuth;
   readonly status?: EnvironmentStatus;
 };
 
-/** An anonymous GET or HEAD without a body: the only reads answered from, or remembered in, the cache. */
+/** A GET or HEAD without a body, not replayed by the agent endpoint: the only reads answered from, or remembered in, the cache. */
 function cacheable(req: IncomingMessage): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   const h = req.headers;
-  if (h.authorization !== undefined || h[FORWARD_HEADER] !== undefined || h['transfer-encoding'] !== undefined) return false;
+  if (h[FORWARD_HEADER] !== undefined || h['transfer-encoding'] !== undefined) return false;
   return h['content-length'] === undefined || h['content-length'] === '0';
 }
 
 /**
- * The delivery interface's listener (docs/decisions/0132): an anonymous read whose answer is
- * remembered is written from the stored bytes, with the same headers the express app gives it,
- * without the express app; every other request goes to the express app, which remembers the
- * answers of the reads this front admitted.
+ * The delivery interface's listener (docs/decisions/0132): a read whose answer is remembered,
+ * anonymous or with a Simple or Bearer key already known to be allowed, is written from the
+ * stored bytes with the same headers the express app gives it, without the express app; every
+ * other request goes to the express app, which remembers the answers of the reads this front
+ * admitted.
  */
-export function deliveryFront({ app, routing, cache, status }: DeliveryFrontDeps): Handler {
+export function deliveryFront({ app, routing, cache, auth, status }: DeliveryFrontDeps): Handler {
   const security = Object.entries(securityHeaders()).flat() as string[];
   /** The headers of a remembered answer but CORS, built on its first use. */
   const prepared = new WeakMap<ServedEntry, { readonly ok: (string | number)[]; readonly notModified: string[] }>();
@@ -63,10 +65,13 @@ export function deliveryFront({ app, routing, cache, status }: DeliveryFrontDeps
     const cacheKey = `${req.headers.host ?? ''} ${url}`;
     const entry = cache.lookup(cacheKey);
     if (!entry) return admit(req, res, url, cacheKey);
-    if (!servable(entry.env, entry.prefix)) return app(req, res); // the express app answers the refusal
     const api = routing.api(entry.env, entry.prefix);
+    if (!api || !served(entry.env)) return app(req, res); // the express app answers the refusal
+    const authorization = req.headers.authorization;
+    const allowed = authorization === undefined ? !api.is_auth_required : auth.readsFromMemory(authorization, entry.env, api, entry.folder);
+    if (!allowed) return app(req, res);
     const origin = req.headers.origin;
-    const cors = api && origin ? Object.entries(corsHeaders(api, origin)).flat() : [];
+    const cors = origin ? Object.entries(corsHeaders(api, origin)).flat() : [];
     const { ok, notModified: unchanged } = headersOf(entry);
     if (notModified(req.headers['if-none-match'], entry.etag)) {
       res.writeHead(304, cors.length ? [...unchanged, ...cors] : unchanged).end();
@@ -76,15 +81,14 @@ export function deliveryFront({ app, routing, cache, status }: DeliveryFrontDeps
     res.end(req.method === 'HEAD' ? undefined : entry.body);
   };
 
-  /** Whether the environment is served and the API answers anonymous reads, as of now. */
-  function servable(env: string, prefix: string): boolean {
+  /** Whether the environment is neither disabled nor deleted, as of now. */
+  function served(env: string): boolean {
     try {
       status?.check(env);
+      return true;
     } catch {
       return false;
     }
-    const api = routing.api(env, prefix);
-    return api !== undefined && !api.is_auth_required;
   }
 
   /**
@@ -95,7 +99,7 @@ export function deliveryFront({ app, routing, cache, status }: DeliveryFrontDeps
     const query = url.indexOf('?');
     const [env, prefix, ...path] = (query < 0 ? url : url.slice(0, query)).split('/').filter(Boolean);
     const api = env !== undefined && prefix !== undefined ? routing.api(env, prefix) : undefined;
-    if (!api || !servable(env!, prefix!) || url.includes('%') || path.some((s) => s.startsWith('_'))) return app(req, res);
+    if (!api || !served(env!) || url.includes('%') || path.some((s) => s.startsWith('_'))) return app(req, res);
     let match;
     try {
       match = resolve(api, path);
@@ -103,7 +107,8 @@ export function deliveryFront({ app, routing, cache, status }: DeliveryFrontDeps
       return app(req, res);
     }
     const { route, rest } = match;
-    const scope = { env: env!, prefix: prefix! };
+    // The answer does not depend on who reads it: whoever may read it later gets these bytes.
+    const scope = { env: env!, prefix: prefix!, folder: route.folder };
     if (route.chain.length > 0 && route.keep > 0) return app(req, res);
     if (rest.length === 0) cache.admit(req, cacheKey, scope, [scope.env, listsOf(scope.env)]);
     else cache.admit(req, cacheKey, scope, [scope.env], new Set([route.folder, listsOf(scope.env)]));

@@ -16,8 +16,8 @@ export type ServedAnswer = {
   readonly surrogateKeys: string;
 };
 
-/** Where an answer was served: checked again on every later use (environment state, API credentials). */
-export type ServedScope = { readonly env: string; readonly prefix: string };
+/** Where an answer was served: checked again on every later use (environment state, credentials and grants). */
+export type ServedScope = { readonly env: string; readonly prefix: string; readonly folder: string };
 
 export type ServedEntry = ServedAnswer & ServedScope & { readonly deps: readonly string[] };
 

@@ -117,6 +117,42 @@ describe('delivery reads answered from served bytes', () => {
     }
   });
 
+  it('answers keys from served bytes only while they may read: a private API, a role without the collection, a deleted key', async () => {
+    const e = v1(s, '');
+    const privateApi = (await s.api('POST', `${e}/api/`, { name: 'Private', prefix: 'private', is_auth_required: true })).body.key;
+    expect((await s.api('POST', `${e}/api/${privateApi}/collections/`, { folder: f.articles, allowed_methods: ['get_many', 'get_one'] })).status).to.equal(201);
+    const newKey = async (role: string | null): Promise<{ key: string; public_key: string; secret_key: string }> =>
+      (await s.api('POST', `${e}/permissions/delivery-api/api-keys/`, { role })).body;
+    const role = (await s.api('POST', `${e}/permissions/delivery-api/roles/`, { name: 'elsewhere' })).body.key;
+    await s.api('POST', `${e}/permissions/delivery-api/roles/${role}/permissions/batch/`, [
+      { content_type: 'flux-apis', actions: ['read'], all_objects: true },
+      { content_type: 'collections', actions: ['read'], all_objects: false, objects: [f.authors] },
+    ]);
+    const full = await newKey(null);
+    const limited = await newKey(role);
+    const token = (await s.api('POST', `${e}/permissions/delivery-api/api-keys/${full.key}/bearer-token/`)).body.bearer_token as string;
+    const path = `private/articles/${f.a[0]}/`;
+    const bearer = { authorization: `Bearer ${token}` };
+    const first = await f.get(path, bearer);
+    expect(first.status).to.equal(200);
+    for (const headers of [bearer, { authorization: `Simple ${full.public_key}:${full.secret_key}` }, bearer]) {
+      const again = await f.get(path, headers);
+      expect(again.status).to.equal(200);
+      expect(again.body).to.deep.equal(first.body);
+      expect(headersOf(again)).to.deep.equal(headersOf(first));
+    }
+    for (let i = 0; i < 2; i++) {
+      expect((await f.get(path)).status).to.equal(401);
+      expect((await f.get(path, { authorization: `Bearer ${token}x` })).status).to.equal(401);
+      expect((await f.get(path, { authorization: `Simple ${full.public_key}:nope` })).status).to.equal(401);
+      const denied = await f.get(path, { authorization: `Simple ${limited.public_key}:${limited.secret_key}` });
+      expect(denied.status).to.equal(403);
+      expect(denied.body.error_code).to.equal('access_denied');
+    }
+    expect((await s.api('DELETE', `${e}/permissions/delivery-api/api-keys/${full.key}/`)).status).to.equal(204);
+    expect((await f.get(path, bearer)).status).to.equal(401);
+  });
+
   it('refuses a remembered read once its environment is disabled', async () => {
     const org = (await s.api('GET', '/organizations/')).body[0].key;
     const project = (await s.api('GET', `/organizations/${org}/projects/`)).body.results[0].key;

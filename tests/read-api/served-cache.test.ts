@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { rememberServed, ServedCache } from '../../read-api/delivery/served-cache.js';
 
-const scope = { env: 'env', prefix: 'site' };
+const scope = { env: 'env', prefix: 'site', folder: 'folder' };
 const answer = (text: string) => ({ body: Buffer.from(text), etag: `"${text}"`, surrogateKeys: 'env folder doc' });
 
 describe('served bytes cache', () => {

@@ -60,6 +60,20 @@ describe('delivery reads answered from served bytes', () => {
     expect((await s.get(path, { 'if-none-match': '"other"' })).status).to.equal(200);
   });
 
+  it('serves the whole body to a GET after a HEAD or a 304 came first', async () => {
+    const head = await fetch(`${s.delivery}/site/authors/${f.author}/`, { method: 'HEAD' });
+    expect(head.status).to.equal(200);
+    const get = await f.get(`site/authors/${f.author}/`);
+    expect(get.body._sys.key).to.equal(f.author);
+    expect(get.headers.get('content-length')).to.equal(head.headers.get('content-length'));
+    const etag = (await f.get(`site/articles/${f.a[3]}/?fields=title`)).headers.get('etag') ?? '';
+    const path = `site/articles/${f.a[3]}/?fields=views`;
+    const other = await f.get(path, { 'if-none-match': etag });
+    expect(other.status).to.equal(200);
+    expect((await f.get(path, { 'if-none-match': other.headers.get('etag') ?? '' })).status).to.equal(304);
+    expect((await f.get(path)).body.data).to.deep.equal({ views: 0 });
+  });
+
   it('serves a published change, an unpublish-by-delete and a new document at once', async () => {
     const one = `site/articles/${f.a[2]}/`;
     expect((await f.get(one)).body.data.views).to.equal(7);

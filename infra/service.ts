@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CommandBus } from '../commands/command-bus.js';
 import type { EventStore, StoredEvent } from '../commands/ports.js';
@@ -18,6 +18,10 @@ import { billingGuard, environmentWriteGuard } from '../commands/write-guards.js
 import { EnvironmentStatus } from '../read-api/environment-status.js';
 import { managementRateLimit, RequestMeter } from './http/rate-limit.js';
 import { DeliveryRouting, ROUTING_EVENTS } from '../read-api/delivery/routing.js';
+import { ServedCache } from '../read-api/delivery/served-cache.js';
+import { evictChanged } from '../read-api/delivery/served-invalidation.js';
+import { deliveryFront } from './http/delivery-front.js';
+import { servedObserver } from './observability/served-answers.js';
 import { jwtSecret } from './auth/jwt-secret.js';
 import { ensureBootstrap, type BootstrapFile } from './bootstrap.js';
 import type { Config } from './config.js';
@@ -45,7 +49,8 @@ export type Service = {
 
 function listen(app: (req: never, res: never) => void, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = (app as unknown as { listen: (port: number, host: string, cb: () => void) => Server }).listen(port, host, () => resolve(server));
+    // What express's app.listen does, for any request handler (the delivery front is not an express app).
+    const server = createServer(app as never).listen(port, host, () => resolve(server));
     server.once('error', reject);
   });
 }
@@ -76,6 +81,9 @@ export async function startService(config: Config, logger: Logger = createLogger
   const eventStore = timedEventStore(options.wrapEventStore ? options.wrapEventStore(stores.eventStore) : stores.eventStore, metrics);
   const bus = new CommandBus(eventStore, (hit) => metrics.cacheLookups.inc({ cache: 'aggregate_state', result: hit ? 'hit' : 'miss' }));
   const routing = new DeliveryRouting(readStore);
+  // Delivery answers kept as served bytes, evicted by routing reloads and delivery batches (docs/decisions/0131).
+  const served = new ServedCache();
+  routing.onReload((env) => served.evict(env));
   const deliveryAuth = new DeliveryAuth(readStore);
   const environmentStatus = new EnvironmentStatus(readStore);
   const requests = new RequestMeter();
@@ -117,7 +125,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     [
       readModelRunner,
       new ProjectionRunner(eventStore, target(revisions), { log }),
-      new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex, embedder)), { log }),
+      new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex, embedder)), { log, afterBatch: async (batch) => evictChanged(served, batch) }),
       new ProjectionRunner(eventStore, target(usage), { log }),
     ],
     [new ProjectionRunner(eventStore, target(cascades), { log })],
@@ -154,7 +162,10 @@ export async function startService(config: Config, logger: Logger = createLogger
   const writeDeps = { bus, validator, projections, readStore, waitTimeoutMs: config.waitTimeoutMs, resourceQuota };
   const mcp = new McpEndpoint({ routing, readStore, auth: deliveryAuth });
   const delivery = deliveryApp({ routing, searchIndex, embedder, auth: deliveryAuth, writes: writeDeps, mcp, log, status: environmentStatus, front: frontRouter(front, 'delivery') });
-  const servers = [await listen(management as never, config.host, config.port), await listen(delivery as never, config.host, config.deliveryPort)];
+  const servers = [
+    await listen(management as never, config.host, config.port),
+    await listen(deliveryFront({ app: delivery as never, routing, cache: served, auth: deliveryAuth, status: environmentStatus, observer: servedObserver({ logger, metrics, app: delivery }) }) as never, config.host, config.deliveryPort),
+  ];
   const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };
 
   const { file, created } = await ensureBootstrap(config, { bus, eventStore, projections, jwtSecret: secret, urls });

@@ -109,6 +109,10 @@ async function main(): Promise<number> {
   rows.push({ m: await run(list(`list limit=${LIST_LIMIT}`, delivery.origin)), baseline: listBase }, { m: listBase });
   const filtered: Target = { name: `list limit=${LIST_LIMIT} filtered`, origin: delivery.origin, path: () => `${collectionPath}?limit=${LIST_LIMIT}&${LIST_FILTER}` };
   rows.push({ m: await run(filtered), baseline: listBase });
+  // The same filter with a new upper bound no document reaches on every request: never answered from served bytes (docs/decisions/0131).
+  let n = 0;
+  const fresh: Target = { name: `list limit=${LIST_LIMIT} filtered, each query new`, origin: delivery.origin, path: () => `${collectionPath}?limit=${LIST_LIMIT}&${LIST_FILTER}&where__views__lte=${1e12 + n++}` };
+  rows.push({ m: await run(fresh), baseline: listBase });
 
   const search = searchBenchOptions();
   if (search) {

@@ -50,6 +50,9 @@ export class ChildOutput {
   }
 }
 
+/** `BENCH_CPU_PROF=<dir>`: the service writes a V8 CPU profile there when it stops (node --cpu-prof). */
+const profileArgs = (): string[] => (process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []);
+
 export type ServiceChild = { readonly child: ChildProcess; readonly output: ChildOutput; readonly bootstrap: Bootstrap };
 
 async function readBootstrap(dataDir: string): Promise<Bootstrap | null> {
@@ -119,7 +122,7 @@ export function spawnService(
     LOG_LEVEL: process.env.BENCH_SERVICE_LOG_LEVEL || 'warn',
   };
   for (const name of ['EVENTSTORE_URL', 'MONGO_URL', 'OPENSEARCH_URL', 'JWT_SECRET']) delete env[name];
-  const args = [...(options.execArgv ?? []), join('dist', 'infra', 'main.js')];
+  const args = [...(options.execArgv ?? []), ...profileArgs(), join('dist', 'infra', 'main.js')];
   const child = cleanup.child(spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] }));
   const output = new ChildOutput();
   output.attach(child);

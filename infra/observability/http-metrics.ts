@@ -6,7 +6,7 @@ import type { Interface, Metrics } from './metrics.js';
 type Matcher = { readonly method: string; readonly path: string; readonly test: (path: string) => boolean };
 
 /** The route table of an app as matchers, in registration order (express picks the first match too). */
-function matchers(app: Express): Matcher[] {
+export function matchers(app: Express): Matcher[] {
   return routeTable(app).map((route) => {
     const matches = match(route.path, { decode: false, end: true, trailing: true });
     return { method: route.method, path: route.path, test: (path: string) => matches(path) !== false };

@@ -9,10 +9,15 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 /** A caller's own id is kept when it is short and plain; anything else is replaced. */
 const ACCEPTED_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** The id of a request: the one the caller sent in `X-Request-Id`, or a new UUID. Echoed in the response header. */
-export function requestId(req: IncomingMessage, res: ServerResponse): string {
+/** The id of a request: the one the caller sent in `X-Request-Id`, or a new UUID. */
+export function idOf(req: IncomingMessage): string {
   const sent = req.headers[REQUEST_ID_HEADER];
-  const id = typeof sent === 'string' && ACCEPTED_ID.test(sent) ? sent : randomUUID();
+  return typeof sent === 'string' && ACCEPTED_ID.test(sent) ? sent : randomUUID();
+}
+
+/** The id of a request (idOf), echoed in the response header. */
+export function requestId(req: IncomingMessage, res: ServerResponse): string {
+  const id = idOf(req);
   res.setHeader('X-Request-Id', id);
   return id;
 }

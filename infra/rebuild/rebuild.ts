@@ -8,6 +8,7 @@ import { usageTarget } from '../../projections/usage.js';
 import { replayInto, type ReplayProgress } from '../../projections/rebuild.js';
 import { openEventStoreOf } from '../cli/event-store.js';
 import type { Config } from '../config.js';
+import { bulkLoadDelivery } from '../sqlite/delivery-bulk-load.js';
 import { REBUILT_DELIVERY } from '../sqlite/delivery-adopt.js';
 import { clearShadow, SHADOW, swapInReadModels } from '../sqlite/read-model-swap.js';
 import { SqliteReadStore } from '../sqlite/read-store.js';
@@ -56,7 +57,10 @@ export async function rebuildProjections(config: Config, progress?: ReplayProgre
     const readModels = readModelTarget(buffered, READ_MODELS);
     const revisions = readModelTarget(buffered, REVISION_MODELS, 'revisions');
     // No prepare(): the rebuilt tables get their indexes when they are swapped in.
-    const delivery = new BufferedSearchIndex(index);
+    const delivery = new BufferedSearchIndex(index, async (docs, positions) => {
+      await index.close();
+      bulkLoadDelivery(building, docs, positions);
+    });
     const targets = [readModels, revisions, usageTarget(buffered), deliveryTarget(delivery)];
 
     const head = await eventStore.headPosition();

@@ -31,6 +31,19 @@ function deliveryDocs(file: string): unknown[] {
   }
 }
 
+/** The full-text rows of an index file by document, and its schema (the rebuild bulk-loads both). */
+function deliveryText(file: string): { text: unknown[]; schema: unknown[] } {
+  const db = new Database(file, { readonly: true });
+  try {
+    return {
+      text: db.prepare('SELECT d.env, d.folder, d.key, f.text FROM docs d JOIN docs_fts f ON f.rowid = d.rowid ORDER BY d.env, d.folder, d.key').all(),
+      schema: db.prepare(`SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'docs\\_fts\\_%' ESCAPE '\\' AND name NOT LIKE 'docs\\_vec\\_%' ESCAPE '\\' ORDER BY name`).all(),
+    };
+  } finally {
+    db.close();
+  }
+}
+
 async function rebuild(dataDir: string) {
   const out = new PassThrough();
   const err = new PassThrough();
@@ -104,6 +117,12 @@ describe('npm run rebuild: every projection from zero, swapped in under a runnin
     // The live index also has the resource written after the swap; the rebuilt one catches up at start.
     expect(liveDocs.length).to.equal(rebuiltDocs.length + 1);
     expect(liveDocs).to.deep.include.members(rebuiltDocs);
+    const liveText = deliveryText(join(s.dataDir, 'delivery.db'));
+    const rebuiltText = deliveryText(rebuilt);
+    expect(rebuiltText.schema).to.deep.equal(liveText.schema);
+    expect(rebuiltText.text.length).to.be.greaterThan(0);
+    expect(liveText.text).to.deep.include.members(rebuiltText.text);
+    expect(liveText.text.length).to.equal(rebuiltText.text.length + 1);
 
     await s.stop();
     s = await startTestService({}, s.dataDir);

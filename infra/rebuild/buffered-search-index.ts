@@ -5,7 +5,8 @@ import type { DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx } from 
 /** Writes the rebuilt documents and each consumer's position into the (empty) index at once. */
 export type DeliveryBulkLoad = (docs: Iterable<DeliveryDoc>, positions: ReadonlyMap<string, Position>) => Promise<void>;
 
-const id = (env: string, folder: string, key: string): string => JSON.stringify([env, folder, key]);
+/** Keys never hold a NUL character, so it separates the parts of a buffer key. */
+const id = (env: string, folder: string, key: string): string => `${env}\u0000${folder}\u0000${key}`;
 
 /**
  * A write-back buffer over a rebuild's fresh delivery index, as BufferedReadStore is for the

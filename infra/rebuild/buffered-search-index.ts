@@ -4,7 +4,14 @@ import type { DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx } from 
 import type { SearchField } from '../../projections/search-fields.js';
 import type { Scored, SearchEntries, TextQuery, VectorQuery } from '../../projections/search-ports.js';
 
-const id = (env: string, folder: string, key: string): string => JSON.stringify([env, folder, key]);
+/**
+ * Writes the rebuilt documents and each consumer's position into the (empty) index at once,
+ * and opens the loaded index for the search entries and metadata, written after the documents.
+ */
+export type DeliveryBulkLoad = (docs: Iterable<DeliveryDoc>, positions: ReadonlyMap<string, Position>) => Promise<SearchIndex>;
+
+/** Keys never hold a NUL character, so it separates the parts of a buffer key. */
+const id = (env: string, folder: string, key: string): string => `${env}\u0000${folder}\u0000${key}`;
 
 /**
  * A write-back buffer over a rebuild's fresh delivery index, as BufferedReadStore is for the
@@ -18,7 +25,11 @@ export class BufferedSearchIndex implements SearchIndex {
   private readonly positions = new Map<string, Position>();
   private flushed = false;
 
-  constructor(private readonly inner: SearchIndex) {}
+  /** `load` replaces the unit-of-work writes of `flush` by one bulk load (docs/decisions/0141). */
+  constructor(
+    private readonly inner: SearchIndex,
+    private readonly load?: DeliveryBulkLoad,
+  ) {}
 
   private readonly tx: SearchIndexTx = {
     get: async (env, folder, key) => {
@@ -90,6 +101,17 @@ export class BufferedSearchIndex implements SearchIndex {
   async flush(): Promise<void> {
     if (this.flushed) return;
     this.flushed = true;
+    if (this.load) {
+      const loaded = await this.load(this.documents(), this.positions);
+      try {
+        await this.writeSearch(loaded);
+      } finally {
+        await loaded.close();
+      }
+      this.metas.clear();
+      this.buffer.clear();
+      return;
+    }
     for (const [consumer, position] of this.positions) {
       await this.inner.unitOfWork(consumer, position, async (tx) => {
         for (const [metaId, value] of this.metas) await tx.setMeta(metaId, value);
@@ -102,6 +124,21 @@ export class BufferedSearchIndex implements SearchIndex {
       this.metas.clear();
       this.buffer.clear();
     }
+  }
+
+  /** The metadata and the search entries of the bulk-loaded documents, in one unit of work at the first consumer's position (already saved). */
+  private async writeSearch(target: SearchIndex): Promise<void> {
+    const [first] = this.positions;
+    const searched = [...this.buffer.values()].filter((entry) => entry.doc && entry.entries);
+    if (!first || (this.metas.size === 0 && searched.length === 0)) return;
+    await target.unitOfWork(first[0], first[1], async (tx) => {
+      for (const [metaId, value] of this.metas) await tx.setMeta(metaId, value);
+      for (const { env, folder, key, entries } of searched) await tx.indexSearch(env, folder, key, entries!);
+    });
+  }
+
+  private *documents(): Iterable<DeliveryDoc> {
+    for (const { doc } of this.buffer.values()) if (doc) yield doc;
   }
 
   close(): Promise<void> {

@@ -2,7 +2,7 @@
 // (no database or search driver outside infra/).
 import tseslint from 'typescript-eslint';
 
-const drivers = ['better-sqlite3', 'sqlite-vec', 'mongodb', '@eventstore/db-client', '@opensearch-project/opensearch', 'express', 'jsonwebtoken'];
+const drivers = ['better-sqlite3', 'better-sqlite3-napi', 'sqlite-vec', 'mongodb', '@eventstore/db-client', '@opensearch-project/opensearch', 'express', 'jsonwebtoken'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**'] },

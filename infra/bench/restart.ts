@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Database } from '../sqlite/driver.js';
 import { copyFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
-import Database from 'better-sqlite3';
+import { Database, type SqliteDatabase } from './driver.js';
 import * as sqliteVec from 'sqlite-vec';
 
-export type SqliteDb = Database.Database;
+export type SqliteDb = SqliteDatabase;
 
 /**
  * Opens a SQLite file for durable writes: WAL journal, every commit synced (synchronous FULL).

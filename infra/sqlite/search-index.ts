@@ -8,7 +8,7 @@ import type { Scored, SearchEntries, TextQuery, VectorQuery } from '../../projec
 import { activeFields, type SearchField } from '../../projections/search-fields.js';
 import { openSqlite, type SqliteDb } from './open.js';
 import { SEARCH_SCHEMA, SqliteSearchTables } from './search-tables.js';
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from './driver.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS docs (

@@ -1,6 +1,6 @@
 import { ALL_FIELDS } from '../../projections/search-entries.js';
 import type { Scored, SearchEntries, TextQuery, VectorQuery } from '../../projections/search-ports.js';
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from './driver.js';
 import type { SqliteDb } from './open.js';
 
 /**

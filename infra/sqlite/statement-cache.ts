@@ -1,4 +1,4 @@
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from './driver.js';
 import type { SqliteDb } from './open.js';
 
 const caches = new WeakMap<SqliteDb, Map<string, Statement>>();

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import Database from 'better-sqlite3';
+import { Database } from '../../infra/sqlite/driver.js';
 import { clearShadow, SHADOW, swapInReadModels } from '../../infra/sqlite/read-model-swap.js';
 import { SqliteReadStore } from '../../infra/sqlite/read-store.js';
 import { tempDir } from '../support/temp.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import Database from 'better-sqlite3';
+import { Database } from '../../infra/sqlite/driver.js';
 import { randomUUID } from 'node:crypto';
 import { WrongExpectedRevision, type NewEvent } from '../../commands/ports.js';
 import { chainHash } from '../../infra/audit/hash-chain.js';

@@ -2,6 +2,7 @@ import { ALL_FIELDS } from '../../projections/search-entries.js';
 import type { Scored, SearchEntries, TextQuery, VectorQuery } from '../../projections/search-ports.js';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDb } from './open.js';
+import { closeTerms } from './fuzzy-terms.js';
 
 /**
  * Search beside the delivery documents (docs/decisions/0051): FTS5 rows per document, searchable
@@ -11,6 +12,7 @@ import type { SqliteDb } from './open.js';
 export const SEARCH_SCHEMA = `
 CREATE TABLE IF NOT EXISTS search_meta (id TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS search_text USING fts5(body, doc UNINDEXED, field UNINDEXED, locale UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS search_vocab USING fts5vocab(search_text, 'row');
 CREATE TABLE IF NOT EXISTS doc_texts (doc INTEGER NOT NULL, trow INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS doc_texts_by_doc ON doc_texts (doc);
 CREATE TABLE IF NOT EXISTS doc_vectors (vrow INTEGER PRIMARY KEY, doc INTEGER NOT NULL, dims INTEGER NOT NULL, bytes INTEGER NOT NULL);
@@ -27,11 +29,15 @@ export const MAX_NEIGHBOURS = 4096;
 const localeArg = (locale: string | null): string[] => (locale === null ? [] : [locale]);
 const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 
-/** FTS5 query text: each word quoted (so none is read as an operator), OR-ed, or one quoted phrase. */
-export function ftsMatch(query: TextQuery): string {
+/**
+ * FTS5 query text: each word quoted (so none is read as an operator), OR-ed, or one quoted phrase.
+ * Under typo tolerance each word brings the indexed terms close enough to it (fuzzy-terms.ts).
+ */
+export function ftsMatch(query: TextQuery, candidates: (from: string, to: string) => readonly string[] = () => []): string {
   const quote = (word: string) => `"${word.replace(/"/g, '""')}"`;
   if (query.phrase) return quote(query.phrase.join(' '));
-  return (query.words ?? []).map((w) => (query.prefix ? `${quote(w)}*` : quote(w))).join(' OR ');
+  const terms = (query.words ?? []).flatMap((w) => closeTerms(w, query.threshold, candidates));
+  return [...new Set(terms)].map(quote).join(' OR ');
 }
 
 export class SqliteSearchTables {
@@ -125,7 +131,8 @@ export class SqliteSearchTables {
   }
 
   searchText(env: string, folder: string, query: TextQuery): Scored[] {
-    const match = ftsMatch(query);
+    const vocabulary = this.sql('SELECT term FROM search_vocab WHERE term >= ? AND term < ?').pluck();
+    const match = ftsMatch(query, (from, to) => vocabulary.all(from, to) as string[]);
     if (!match || query.fields.length === 0) return [];
     const sql = `SELECT d.key AS key, -SUM(s.score) AS score FROM (
         SELECT doc, rank AS score FROM search_text

@@ -4,7 +4,7 @@ import { checkBodyShape, invalid } from './body-schema.js';
 
 export type SearchMode = 'text' | 'vector' | 'vector_boosted' | 'hybrid';
 
-export type TextPart = { readonly words?: readonly string[]; readonly phrase?: readonly string[]; readonly fields: readonly string[]; readonly prefix: boolean };
+export type TextPart = { readonly words?: readonly string[]; readonly phrase?: readonly string[]; readonly fields: readonly string[]; readonly threshold?: number };
 
 export type VectorPart =
   | { readonly kind: 'query'; readonly query: string; readonly fields: readonly string[]; readonly topK: number; readonly threshold: number | null }
@@ -99,13 +99,13 @@ function textPart(body: Body, fields: readonly SearchField[], no: Refusals): Tex
     const found = words(body.find_text.query);
     if (found.length === 0) no.add('find_text.query', 'holds no word to search for');
     const names = checkFields(body.find_text.fields, 'find_text.fields', fields, searchable, 'a searchable text field', no);
-    return { words: found, fields: names, prefix: body.find_text.threshold !== undefined && body.find_text.threshold < 1 };
+    return { words: found, fields: names, threshold: body.find_text.threshold };
   }
   if (body.find_phrase) {
     const found = words(body.find_phrase.query);
     if (found.length === 0) no.add('find_phrase.query', 'holds no word to search for');
     const names = checkFields(body.find_phrase.fields, 'find_phrase.fields', fields, searchable, 'a searchable text field', no);
-    return { phrase: found, fields: names, prefix: false };
+    return { phrase: found, fields: names };
   }
   return null;
 }

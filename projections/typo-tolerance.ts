@@ -15,3 +15,6 @@ export function maxEdits(word: string, threshold: number | undefined): number {
   // The epsilon keeps 0.2 * 5 at 1 despite binary floating point (1 - 0.8 is 0.19999...).
   return Math.min(MAX_EDITS, Math.floor((1 - Math.max(0, threshold)) * length + 1e-9));
 }
+
+/** A word as the full-text indexes store it: lower case, diacritics (combining marks) removed. */
+export const foldTerm = (word: string): string => word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();

@@ -1,8 +1,5 @@
 import { distance } from 'fastest-levenshtein';
-import { MAX_EXPANSIONS, maxEdits } from '../../projections/typo-tolerance.js';
-
-/** A word as FTS5's `unicode61 remove_diacritics 2` stores it: lower case, marks removed. */
-export const foldTerm = (word: string): string => word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+import { MAX_EXPANSIONS, foldTerm, maxEdits } from '../../projections/typo-tolerance.js';
 
 /** The range of indexed terms sharing the word's first character: `[from, to)`. */
 export function initialRange(word: string): [from: string, to: string] {

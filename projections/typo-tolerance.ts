@@ -9,6 +9,12 @@ export const MAX_EDITS = 2;
 /** Most document words one query word may expand to (the closest first). */
 export const MAX_EXPANSIONS = 50;
 
+/** Most document words a whole query may expand to (Lucene refuses a query of more than 1,024 clauses). */
+export const MAX_TOTAL_EXPANSIONS = 1000;
+
+/** The expansions each word of a query of `words` words may have: MAX_EXPANSIONS, less for long queries. */
+export const expansionsPerWord = (words: number): number => Math.max(1, Math.min(MAX_EXPANSIONS, Math.floor(MAX_TOTAL_EXPANSIONS / Math.max(1, words))));
+
 export function maxEdits(word: string, threshold: number | undefined): number {
   if (threshold === undefined || threshold >= 1) return 0;
   const length = [...word].length;

@@ -1,4 +1,4 @@
-import { MAX_EXPANSIONS, foldTerm, maxEdits } from '../../projections/typo-tolerance.js';
+import { expansionsPerWord, foldTerm, maxEdits } from '../../projections/typo-tolerance.js';
 import type { TextQuery, VectorQuery } from '../../projections/search-ports.js';
 import { vectorField } from './search-mapping.js';
 
@@ -22,10 +22,10 @@ const published = (env: string, folder: string): Query[] => [{ term: { env } }, 
 const localeFilter = (path: string, locale: string | null): Query[] => (locale === null ? [] : [{ terms: { [path]: [locale, ''] } }]);
 
 /** One query word: exact, or within its edit budget with the first character kept (as fuzzy-terms.ts does on SQLite). */
-export function wordQuery(word: string, threshold: number | undefined): Query {
+export function wordQuery(word: string, threshold: number | undefined, expansions: number): Query {
   const edits = maxEdits(foldTerm(word), threshold);
   if (edits === 0) return { match: { [BODY]: { query: word } } };
-  return { match: { [BODY]: { query: word, fuzziness: edits, prefix_length: 1, max_expansions: MAX_EXPANSIONS, fuzzy_transpositions: false } } };
+  return { match: { [BODY]: { query: word, fuzziness: edits, prefix_length: 1, max_expansions: expansions, fuzzy_transpositions: false } } };
 }
 
 /** Full text: any of the words (or the phrase) in the named fields and locale; null when nothing can match. */
@@ -34,7 +34,7 @@ export function textSearchBody(env: string, folder: string, query: TextQuery): Q
   if (query.fields.length === 0 || (query.phrase ? query.phrase.length === 0 : words.length === 0)) return null;
   const match = query.phrase
     ? { match_phrase: { [BODY]: query.phrase.join(' ') } }
-    : { bool: { should: words.map((word) => wordQuery(word, query.threshold)), minimum_should_match: 1 } };
+    : { bool: { should: words.map((word) => wordQuery(word, query.threshold, expansionsPerWord(words.length))), minimum_should_match: 1 } };
   const entries = { bool: { filter: [{ terms: { 'search_texts.field': [...query.fields] } }, ...localeFilter('search_texts.locale', query.locale)], must: [match] } };
   return {
     size: Math.min(MAX_WINDOW, query.limit),

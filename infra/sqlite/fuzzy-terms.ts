@@ -1,5 +1,5 @@
 import { distance } from 'fastest-levenshtein';
-import { MAX_EXPANSIONS, foldTerm, maxEdits } from '../../projections/typo-tolerance.js';
+import { foldTerm, maxEdits } from '../../projections/typo-tolerance.js';
 
 /** The range of indexed terms sharing the word's first character: `[from, to)`. */
 export function initialRange(word: string): [from: string, to: string] {
@@ -10,9 +10,9 @@ export function initialRange(word: string): [from: string, to: string] {
 /**
  * The indexed terms a query word matches under typo tolerance (docs/decisions/0170): the word
  * itself, and the terms of the same first character within its edit budget, closest first, at
- * most MAX_EXPANSIONS. `candidates` are the vocabulary's terms of the word's initial range.
+ * most `expansions` (typo-tolerance.ts). `candidates` are the vocabulary's terms of the word's initial range.
  */
-export function closeTerms(word: string, threshold: number | undefined, candidates: (from: string, to: string) => readonly string[]): string[] {
+export function closeTerms(word: string, threshold: number | undefined, candidates: (from: string, to: string) => readonly string[], expansions: number): string[] {
   const folded = foldTerm(word);
   const edits = maxEdits(folded, threshold);
   if (edits === 0) return [folded];
@@ -23,5 +23,5 @@ export function closeTerms(word: string, threshold: number | undefined, candidat
     if (d <= edits) near.push([term, d]);
   }
   near.sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return [folded, ...near.map(([term]) => term).filter((term) => term !== folded)].slice(0, MAX_EXPANSIONS);
+  return [folded, ...near.map(([term]) => term).filter((term) => term !== folded)].slice(0, expansions);
 }

@@ -3,6 +3,7 @@ import type { Scored, SearchEntries, TextQuery, VectorQuery } from '../../projec
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDb } from './open.js';
 import { closeTerms } from './fuzzy-terms.js';
+import { expansionsPerWord } from '../../projections/typo-tolerance.js';
 
 /**
  * Search beside the delivery documents (docs/decisions/0051): FTS5 rows per document, searchable
@@ -36,7 +37,8 @@ const placeholders = (n: number): string => Array.from({ length: n }, () => '?')
 export function ftsMatch(query: TextQuery, candidates: (from: string, to: string) => readonly string[] = () => []): string {
   const quote = (word: string) => `"${word.replace(/"/g, '""')}"`;
   if (query.phrase) return quote(query.phrase.join(' '));
-  const terms = (query.words ?? []).flatMap((w) => closeTerms(w, query.threshold, candidates));
+  const words = query.words ?? [];
+  const terms = words.flatMap((w) => closeTerms(w, query.threshold, candidates, expansionsPerWord(words.length)));
   return [...new Set(terms)].map(quote).join(' OR ');
 }
 

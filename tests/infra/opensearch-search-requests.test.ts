@@ -3,7 +3,8 @@ import { OpenSearchSearchIndex } from '../../infra/opensearch/search-index.js';
 import { ALL_FIELDS } from '../../projections/search-entries.js';
 import type { DeliveryDoc } from '../../projections/ports.js';
 import type { SearchEntries } from '../../projections/search-ports.js';
-import { maxEdits } from '../../projections/typo-tolerance.js';
+import { expansionsPerWord, maxEdits } from '../../projections/typo-tolerance.js';
+import { closeTerms } from '../../infra/sqlite/fuzzy-terms.js';
 import { RecordingOpenSearch } from '../support/recording-opensearch.js';
 
 /**
@@ -145,6 +146,15 @@ describe('OpenSearch search requests (recorded)', () => {
     });
   });
 
+  it('gives each word of a long fuzzy query fewer expansions', async () => {
+    const words = Array.from({ length: 40 }, (_, i) => `word${i}x`);
+    await index.searchText('e', 'f', { words, fields: ['title'], locale: null, limit: 10, threshold: 0.8 });
+    const [search] = fake.of('search') as { body: { query: { bool: { must: { nested: { query: { bool: { must: { bool: { should: { match: Record<string, { max_expansions: number }> }[] } }[] } } } }[] } } } }[];
+    const should = search!.body.query.bool.must[0]!.nested.query.bool.must[0]!.bool.should;
+    expect(should).to.have.length(40);
+    expect(should.map((c) => c.match['search_texts.body']!.max_expansions)).to.deep.equal(Array(40).fill(25));
+  });
+
   it('matches phrases with match_phrase, and words with typos with a fuzzy match keeping the first letter', async () => {
     await index.searchText('e', 'f', { phrase: ['apple', 'pie'], fields: ['title'], locale: null, limit: 10 });
     await index.searchText('e', 'f', { words: ['tomatos', 'pie'], fields: ['title'], locale: null, limit: 10, threshold: 0.8 });
@@ -221,5 +231,22 @@ describe('typo tolerance (find_text.threshold)', () => {
     expect(maxEdits('pie', 0.8)).to.equal(0);
     expect(maxEdits('pie', 0.5)).to.equal(1);
     expect(maxEdits('extraordinary', 0)).to.equal(2);
+  });
+
+  it('expands a word to at most 50 indexed words, fewer in long queries (1,000 in all, under the clause limit of Lucene)', () => {
+    expect([1, 20, 40, 2000].map(expansionsPerWord)).to.deep.equal([50, 50, 25, 1]);
+  });
+
+  it('on SQLite, compares the word with the indexed terms of its initial, closest first', () => {
+    const asked: string[][] = [];
+    const vocabulary = (from: string, to: string) => {
+      asked.push([from, to]);
+      return ['tomato', 'tomatoes', 'tomatos', 'tomcat', 'tornado', 'tuna'];
+    };
+    expect(closeTerms('Tomatoe', 0.8, vocabulary, 50)).to.deep.equal(['tomatoe', 'tomato', 'tomatoes', 'tomatos']);
+    expect(asked).to.deep.equal([['t', 'u']]);
+    expect(closeTerms('tomatoe', 0.8, vocabulary, 2)).to.deep.equal(['tomatoe', 'tomato']);
+    expect(closeTerms('tomatoe', 1, vocabulary, 50)).to.deep.equal(['tomatoe']);
+    expect(asked).to.have.length(2);
   });
 });

@@ -113,6 +113,16 @@ describe('delivery search rules: typo tolerance, offset, weights, bounds', funct
     });
   });
 
+  describe('vector_search.threshold', () => {
+    it('is read as similarity_threshold (one product page names it so), not both', async () => {
+      const vector = { search_mode: 'vector', vector_search: { query: 'baking bread' } };
+      expect(await found({ ...vector, vector_search: { ...vector.vector_search, threshold: 0.9999 } })).to.deep.equal([]);
+      expect(await found({ ...vector, vector_search: { ...vector.vector_search, threshold: 0 } })).to.include(keys.bread);
+      await refused({ ...vector, vector_search: { ...vector.vector_search, threshold: 0.5, similarity_threshold: 0.5 } }, 'vector_search.threshold');
+      await refused({ ...vector, vector_search: { ...vector.vector_search, threshold: 2 } }, 'vector_search.threshold');
+    });
+  });
+
   describe('bounds the product documents only from below', () => {
     it('serves top_k and max_boost_results above 1000 as 1000, and any boost_factor above 0', async () => {
       expect(await found({ search_mode: 'vector', vector_search: { query: 'baking bread', top_k: 5000 } })).to.include(keys.bread);

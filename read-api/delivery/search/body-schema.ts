@@ -25,7 +25,8 @@ export const SEARCH_BODY = {
       type: 'object',
       additionalProperties: false,
       required: ['query'],
-      properties: { query: { type: 'string', minLength: 3 }, fields: fieldList, top_k: topK, similarity_threshold: unit },
+      // `threshold`: the name one product page uses for `similarity_threshold` (docs/decisions/0172).
+      properties: { query: { type: 'string', minLength: 3 }, fields: fieldList, top_k: topK, similarity_threshold: unit, threshold: unit },
     },
     vector_field_search: {
       type: 'object',

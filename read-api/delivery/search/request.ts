@@ -37,7 +37,7 @@ type Body = {
   search_mode?: SearchMode;
   find_text?: { query: string; fields?: string[]; threshold?: number };
   find_phrase?: { query: string; fields?: string[] };
-  vector_search?: { query: string; fields?: string[]; top_k?: number; similarity_threshold?: number };
+  vector_search?: { query: string; fields?: string[]; top_k?: number; similarity_threshold?: number; threshold?: number };
   vector_field_search?: { field: string; query_vector: number[]; top_k?: number; similarity_threshold?: number };
   hybrid_config?: { vector_weight?: number; text_weight?: number; rerank_results?: boolean };
   vector_boost_config?: { boost_factor?: number; similarity_threshold?: number; max_boost_results?: number };
@@ -121,7 +121,9 @@ function vectorPart(body: Body, fields: readonly SearchField[], no: Refusals): V
     const query = body.vector_search.query.trim().slice(0, MAX_QUERY_CHARS);
     if (query.length < 3) no.add('vector_search.query', 'must have at least 3 characters');
     const names = body.vector_search.fields ? checkFields(body.vector_search.fields, 'vector_search.fields', fields, (f) => f.vectorizable, 'a vectorizable field', no) : [ALL_FIELDS];
-    const { top_k: topK = DEFAULT_TOP_K, similarity_threshold: threshold = null } = body.vector_search;
+    const { top_k: topK = DEFAULT_TOP_K, similarity_threshold: similarity, threshold: alias } = body.vector_search;
+    if (similarity !== undefined && alias !== undefined) no.add('vector_search.threshold', 'cannot be combined with similarity_threshold');
+    const threshold = similarity ?? alias ?? null;
     return { kind: 'query', query, fields: names, topK: Math.min(topK, MAX_TOP_K), threshold };
   }
   if (body.vector_field_search) {

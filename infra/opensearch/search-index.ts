@@ -9,7 +9,7 @@ import type { Scored, TextQuery, VectorQuery } from '../../projections/search-po
 import { BufferedWriter, emptyWrites, type UnitWrites } from './buffered-writer.js';
 import { keysetQuery, referencesQuery, sortClauses, whereQuery } from './delivery-query-dsl.js';
 import { CHECKPOINTS_MAPPING, DOCS_MAPPING, DOCS_SETTINGS, SEARCH_META_MAPPING, docId, toDoc, toSource, type Checkpoint, type Source } from './mapping.js';
-import { vectorsOfDocs, ofFolder } from './search-dsl.js';
+import { ofFolder, vectorsOfDocs } from './search-dsl.js';
 import { VECTORS_MAPPING, VECTORS_SETTINGS, searchTextSources, vectorId, vectorSource } from './search-mapping.js';
 import { OpenSearchQueries } from './search-queries.js';
 import { VectorWidths } from './vector-widths.js';
@@ -75,13 +75,13 @@ export class OpenSearchSearchIndex implements SearchIndex {
       this.create(this.checkpoints, CHECKPOINTS_MAPPING),
       this.create(this.searchMeta, SEARCH_META_MAPPING),
       this.create(this.vectors, VECTORS_MAPPING, VECTORS_SETTINGS),
-    ]).then(
-      () => this.widths.load(),
-      (error: unknown) => {
+    ])
+      .then(() => this.widths.load())
+      .catch((error: unknown) => {
+        // A failed start is tried again by the next call.
         this.ready = undefined;
         throw error;
-      },
-    );
+      });
     return this.ready;
   }
 

@@ -212,6 +212,22 @@ describe('OpenSearch search requests (recorded)', () => {
     expect(fake.of('search')).to.have.length(2);
   });
 
+  it('tries a failed start again on the next call', async () => {
+    const client = fake.asClient();
+    const getMapping = client.indices.getMapping.bind(client.indices);
+    let failures = 1;
+    (client.indices as unknown as { getMapping: unknown }).getMapping = async (params: never) => {
+      if (failures-- > 0) throw new Error('connection refused');
+      return getMapping(params);
+    };
+    const retried = new OpenSearchSearchIndex('http://127.0.0.1:1', { prefix: 'p', client });
+    let failed: unknown = null;
+    await retried.searchText('e', 'f', { words: ['a'], fields: ['title'], locale: null, limit: 1 }).catch((error: unknown) => (failed = error));
+    expect(String(failed)).to.include('connection refused');
+    expect(await retried.searchText('e', 'f', { words: ['a'], fields: ['title'], locale: null, limit: 1 })).to.deep.equal([]);
+    expect(fake.of('indices.getMapping')).to.have.length(1);
+  });
+
   it('sums the stored vector bytes of a document', async () => {
     fake.reply([], { bytes: { value: 812 } });
     expect(await index.vectorsSize('e', 'f', 'a')).to.equal(812);

@@ -12,11 +12,15 @@ type TypeMapping = Types.Common_Mapping.TypeMapping;
  * field per width (`v_100`, `v_256`...) with cosine similarity.
  */
 
-/** The analyzer of searchable text: the standard tokenizer, lower case, diacritics folded. */
+/**
+ * The analyzer of searchable text: words are runs of letters and digits (as the request's words and
+ * FTS5's unicode61 tokenizer split them: "don't" is "don" and "t"), lower-cased, diacritics folded.
+ */
 export const TEXT_ANALYZER = 'folded_text';
 
 export const TEXT_ANALYSIS = {
-  analyzer: { [TEXT_ANALYZER]: { type: 'custom', tokenizer: 'standard', filter: ['lowercase', 'asciifolding'] } },
+  tokenizer: { letters_and_digits: { type: 'pattern', pattern: '[^\\p{L}\\p{N}]+' } },
+  analyzer: { [TEXT_ANALYZER]: { type: 'custom', tokenizer: 'letters_and_digits', filter: ['lowercase', 'asciifolding'] } },
 } as const;
 
 export const SEARCH_TEXTS_MAPPING = {

@@ -52,12 +52,14 @@ describe('OpenSearch search requests (recorded)', () => {
   it('creates a k-NN vectors index and the nested, folded full-text entries of the documents', async () => {
     await publish('a');
     const created = fake.of('indices.create');
-    const docs = created.find((c) => c.index === 'p') as { body: { mappings: { properties: Record<string, unknown> }; settings: { analysis: { analyzer: Record<string, unknown> } } } };
+    const docs = created.find((c) => c.index === 'p') as { body: { mappings: { properties: Record<string, unknown> }; settings: { analysis: { analyzer: Record<string, unknown>; tokenizer: Record<string, { pattern: string }> } } } };
     expect(docs.body.mappings.properties.search_texts).to.deep.equal({
       type: 'nested',
       properties: { field: { type: 'keyword' }, locale: { type: 'keyword' }, body: { type: 'text', analyzer: 'folded_text' } },
     });
-    expect(docs.body.settings.analysis.analyzer.folded_text).to.deep.equal({ type: 'custom', tokenizer: 'standard', filter: ['lowercase', 'asciifolding'] });
+    expect(docs.body.settings.analysis.analyzer.folded_text).to.deep.equal({ type: 'custom', tokenizer: 'letters_and_digits', filter: ['lowercase', 'asciifolding'] });
+    const pattern = new RegExp(docs.body.settings.analysis.tokenizer.letters_and_digits!.pattern, 'u');
+    expect("Don't stop—Crème brûlée, 2x".split(pattern)).to.deep.equal(['Don', 't', 'stop', 'Crème', 'brûlée', '2x']);
     const vectors = created.find((c) => c.index === 'p-vectors') as { body: { settings: unknown } };
     expect(vectors.body.settings).to.deep.equal({ index: { knn: true } });
     expect(fake.of('indices.putMapping')).to.deep.equal([

@@ -18,7 +18,7 @@ type Q = Record<string, unknown>;
 const K1 = 1.2;
 const B = 0.75;
 
-/** The standard tokenizer with lower case and ASCII folding, as the adapter's analyzer. */
+/** The adapter's analyzer: runs of letters and digits, lower case, diacritics folded. */
 const tokens = (text: string): string[] => (text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
 
 /** Text statistics of one field over every nested entry of an index (BM25's N, df, average length). */

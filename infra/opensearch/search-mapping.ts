@@ -73,10 +73,15 @@ export type VectorSource = {
 
 export const vectorId = (doc: string, vector: SearchVector): string => `${doc}|${vector.field}|${vector.locale}`;
 
-/** A stored vector; the combined embedding is derived data and not counted in `vectors_size`. */
+/**
+ * A stored vector; the combined embedding is derived data and not counted in `vectors_size`. A
+ * zero vector (a text of no known word) has no direction: the k-NN plugin refuses it for cosine
+ * similarity, so it is kept without its `knn_vector` field (counted, never near anything).
+ */
 export function vectorSource(doc: string, env: string, folder: string, key: string, vector: SearchVector): VectorSource {
   const bytes = vector.field === ALL_FIELDS ? 0 : vector.vector.byteLength;
-  return { doc, env, folder, key, field: vector.field, locale: vector.locale, bytes, [vectorField(vector.vector.length)]: Array.from(vector.vector) };
+  const base = { doc, env, folder, key, field: vector.field, locale: vector.locale, bytes };
+  return vector.vector.every((x) => x === 0) ? base : { ...base, [vectorField(vector.vector.length)]: Array.from(vector.vector) };
 }
 
 /** The widths a vectors-index mapping holds, from its `v_<n>` fields. */

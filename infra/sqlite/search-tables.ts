@@ -122,6 +122,8 @@ export class SqliteSearchTables {
       // The combined embedding is a derived copy: it is not counted in vectors_size.
       const bytes = vector.field === ALL_FIELDS ? 0 : vector.vector.byteLength;
       const { lastInsertRowid } = this.sql('INSERT INTO doc_vectors (doc, dims, bytes) VALUES (?, ?, ?)').run(doc, dims, bytes);
+      // A zero vector (a text of no known word) has no direction: counted, but never a neighbour.
+      if (vector.vector.every((x) => x === 0)) continue;
       this
         .sql(`INSERT INTO ${vecTable(dims)} (rowid, scope, locale, embedding, field, doc) VALUES (?, ?, ?, ?, ?, ?)`)
         .run(BigInt(lastInsertRowid), partition(scope, vector.field), vector.locale, vector.vector, vector.field, BigInt(doc));

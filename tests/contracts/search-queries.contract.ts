@@ -66,6 +66,14 @@ export function searchQueriesContract(open: () => Promise<SearchIndex>): void {
     expect(await index.vectorsSize(env, 'f', 'nope')).to.equal(0);
   });
 
+  it('counts a zero vector (a text of no known word) but never finds it near anything', async () => {
+    await put('z', { texts: [], vectors: [{ field: 'title', locale: '', vector: vec(0, 0, 0) }] });
+    await put('a', { texts: [], vectors: [{ field: 'title', locale: '', vector: vec(0, 1, 0) }] });
+    const hits = await index.searchVectors(env, 'f', { vector: vec(0, 1, 0), fields: ['title'], locale: null, limit: 10 });
+    expect(hits.map((h) => h.key)).to.deep.equal(['a']);
+    expect(await index.vectorsSize(env, 'f', 'z')).to.equal(12);
+  });
+
   it('forgets the entries of an unpublished, re-indexed or removed document', async () => {
     const entries = { texts: [{ field: 'title', locale: '', text: 'kiwi' }], vectors: [{ field: 'title', locale: '', vector: vec(1, 0) }] };
     await put('a', entries);

@@ -88,6 +88,12 @@ describe('OpenSearch search requests (recorded)', () => {
     ]);
   });
 
+  it('keeps a zero vector (no direction, refused by k-NN for cosine) without its knn_vector field', async () => {
+    await publish('z', { texts: [], vectors: [{ field: 'title', locale: 'en', vector: vec(0, 0, 0) }] });
+    const [bulk] = fake.of('bulk') as { body: Record<string, unknown>[] }[];
+    expect(bulk!.body[3]).to.deep.equal({ doc: 'e|f|z', env: 'e', folder: 'f', key: 'z', field: 'title', locale: 'en', bytes: 12 });
+  });
+
   it('drops the vectors of re-indexed, unpublished and removed documents, and of a removed collection', async () => {
     await publish('a');
     fake.calls.length = 0;

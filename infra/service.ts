@@ -35,6 +35,7 @@ import { createMetrics } from './observability/metrics.js';
 import { projectionReports, readiness } from './observability/readiness.js';
 import { timedEventStore } from './observability/timed-event-store.js';
 import { closeStores, openStores } from './stores.js';
+import type { SearchIndex } from '../projections/ports.js';
 
 export type Service = {
   readonly urls: { readonly base: string; readonly delivery: string };
@@ -69,13 +70,16 @@ export type ServiceOptions = {
   readonly wrapEventStore?: (store: EventStore) => EventStore;
   /** A test seam: wraps each projection's target, e.g. to make it throw on one event. */
   readonly wrapProjectionTarget?: (target: ProjectionTarget) => ProjectionTarget;
+  /** A test seam: the delivery index to use instead of the opened one (e.g. the OpenSearch adapter on a model of its server). */
+  readonly wrapSearchIndex?: (index: SearchIndex) => SearchIndex;
 };
 
 /** The composition root: stores, command bus, projections, both HTTP interfaces, first-start bootstrap. */
 export async function startService(config: Config, logger: Logger = createLogger(config.logLevel), options: ServiceOptions = {}): Promise<Service> {
   const log = logErrors(logger);
   const stores = await openStores(config);
-  const { readStore, searchIndex } = stores;
+  const { readStore } = stores;
+  const searchIndex = options.wrapSearchIndex ? options.wrapSearchIndex(stores.searchIndex) : stores.searchIndex;
   const lagOf = { eventStore: stores.eventStore, projections: null as Projections | null, maxLag: config.readyMaxLag, timeoutMs: 2000 };
   const metrics = createMetrics(async () => (lagOf.projections ? projectionReports({ ...lagOf, projections: lagOf.projections }) : []));
   const eventStore = timedEventStore(options.wrapEventStore ? options.wrapEventStore(stores.eventStore) : stores.eventStore, metrics);

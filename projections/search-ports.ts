@@ -17,8 +17,8 @@ export type TextQuery = {
   readonly words?: readonly string[];
   /** ... or one exact phrase. */
   readonly phrase?: readonly string[];
-  /** Also match words that start with the given ones (typo tolerance below threshold 1). */
-  readonly prefix?: boolean;
+  /** Typo tolerance of `words` (projections/typo-tolerance.ts): absent or 1 is exact matching. */
+  readonly threshold?: number;
   readonly fields: readonly string[];
   /** Entries of this locale and non-localizable ones; null for every locale. */
   readonly locale: string | null;

@@ -1,20 +1,27 @@
 import type { Types } from '@opensearch-project/opensearch';
 import type { DeliveryDoc } from '../../projections/ports.js';
 import { flatten, type ValueEntry } from './flatten.js';
+import { SEARCH_TEXTS_MAPPING, TEXT_ANALYSIS, type SearchTextSource } from './search-mapping.js';
 
 type TypeMapping = Types.Common_Mapping.TypeMapping;
 
 /**
  * A delivery document as stored: the published flag makes "data is not null" a filter;
- * `values` and `items` are the payload flattened for queries (flatten.ts).
+ * `values` and `items` are the payload flattened for queries (flatten.ts); `search_texts` its
+ * full-text entries (search-mapping.ts).
  */
-export type Source = DeliveryDoc & { readonly published: boolean; readonly values?: readonly ValueEntry[]; readonly items?: readonly ValueEntry[] };
+export type Source = DeliveryDoc & {
+  readonly published: boolean;
+  readonly values?: readonly ValueEntry[];
+  readonly items?: readonly ValueEntry[];
+  readonly search_texts?: readonly SearchTextSource[];
+};
 
 export type Checkpoint = { readonly position: string };
 
 export const docId = (env: string, folder: string, key: string): string => `${env}|${folder}|${key}`;
 
-export const toSource = (doc: DeliveryDoc): Source => ({
+export const toSource = (doc: DeliveryDoc, searchTexts: readonly SearchTextSource[] = []): Source => ({
   env: doc.env,
   folder: doc.folder,
   key: doc.key,
@@ -24,6 +31,7 @@ export const toSource = (doc: DeliveryDoc): Source => ({
   data: doc.data,
   published: doc.data !== null,
   ...flatten(doc.data),
+  ...(searchTexts.length > 0 ? { search_texts: searchTexts } : {}),
 });
 
 export const toDoc = (source: Source): DeliveryDoc => ({
@@ -55,8 +63,8 @@ const VALUE_ENTRY = {
   },
 } as const;
 
-/** The `fold` normalizer of the case-insensitive operators. */
-export const DOCS_SETTINGS = { analysis: { normalizer: { fold: { type: 'custom', filter: ['lowercase'] } } } } as const;
+/** The `fold` normalizer of the case-insensitive operators; the analyzer of the full-text entries. */
+export const DOCS_SETTINGS = { analysis: { normalizer: { fold: { type: 'custom', filter: ['lowercase'] } }, ...TEXT_ANALYSIS } } as const;
 
 /**
  * Timestamps are keywords: lists are ordered by (created_at, key) as strings, exactly like
@@ -76,6 +84,7 @@ export const DOCS_MAPPING: TypeMapping = {
     data: { type: 'object', enabled: false },
     values: VALUE_ENTRY,
     items: VALUE_ENTRY,
+    search_texts: SEARCH_TEXTS_MAPPING,
   },
 };
 

@@ -5,95 +5,61 @@ import { DomainError } from '../../domain/errors.js';
 import type { DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx } from '../../projections/ports.js';
 import { Mutex } from '../mutex.js';
 import { activeFields, type SearchField } from '../../projections/search-fields.js';
-import type { Scored } from '../../projections/search-ports.js';
+import type { Scored, TextQuery, VectorQuery } from '../../projections/search-ports.js';
+import { BufferedWriter, emptyWrites, type UnitWrites } from './buffered-writer.js';
 import { keysetQuery, referencesQuery, sortClauses, whereQuery } from './delivery-query-dsl.js';
 import { CHECKPOINTS_MAPPING, DOCS_MAPPING, DOCS_SETTINGS, SEARCH_META_MAPPING, docId, toDoc, toSource, type Checkpoint, type Source } from './mapping.js';
+import { ofFolder, vectorsOfDocs } from './search-dsl.js';
+import { VECTORS_MAPPING, VECTORS_SETTINGS, searchTextSources, vectorId, vectorSource } from './search-mapping.js';
+import { OpenSearchQueries } from './search-queries.js';
+import { VectorWidths } from './vector-widths.js';
 
 export type OpenSearchIndexOptions = {
-  /** Name of the documents index; checkpoints go to `<prefix>-checkpoints`. */
+  /** Name of the documents index; checkpoints go to `<prefix>-checkpoints`, vectors to `<prefix>-vectors`. */
   readonly prefix?: string;
   /** How a unit of work's bulk write becomes visible to searches before its checkpoint is stored. */
   readonly refresh?: 'wait_for' | true;
+  /** A client of one's own (tests record the requests with a fake one). */
+  readonly client?: Client;
 };
+
+/** Ids per delete-by-query request (a terms query holds at most 65,536). */
+const DELETE_CHUNK = 10_000;
 
 /** Most documents of a joined collection a join may match (one more fills the default result window of 10,000). */
 const MAX_JOINED = 9_999;
-
-/** Writes of one unit of work by document id: the document to index, or null to delete it. */
-type Pending = Map<string, DeliveryDoc | null>;
-
-/** Search metadata written by a unit of work: id to JSON value, null to delete. */
-type SearchMeta = Map<string, unknown>;
-
-/** Collections whose documents are all removed (by query, before the bulk write), as `[env, folder]`. */
-type Cleared = Map<string, readonly [string, string]>;
-
-class BufferedWriter implements SearchIndexTx {
-  constructor(
-    private readonly pending: Pending,
-    private readonly fetch: (id: string) => Promise<DeliveryDoc | null>,
-    private readonly cleared: Cleared = new Map(),
-    private readonly meta_: SearchMeta = new Map(),
-    private readonly loadMeta: (id: string) => Promise<unknown> = async () => null,
-  ) {}
-
-  async meta(id: string): Promise<unknown> {
-    return this.meta_.has(id) ? this.meta_.get(id) : this.loadMeta(id);
-  }
-
-  async setMeta(id: string, value: unknown): Promise<void> {
-    this.meta_.set(id, value ?? null);
-  }
-
-  /** Full text and vectors are not kept on OpenSearch yet (docs/decisions/0051): `_search` answers 501 there. */
-  async indexSearch(): Promise<void> {}
-
-  async get(env: string, folder: string, key: string): Promise<DeliveryDoc | null> {
-    const id = docId(env, folder, key);
-    if (this.pending.has(id)) return this.pending.get(id) ?? null;
-    return this.cleared.has(docId(env, folder, '')) ? null : this.fetch(id);
-  }
-
-  async removeFolder(env: string, folder: string): Promise<void> {
-    const prefix = docId(env, folder, '');
-    this.cleared.set(prefix, [env, folder]);
-    for (const id of this.pending.keys()) if (id.startsWith(prefix)) this.pending.set(id, null);
-  }
-
-  async index(doc: DeliveryDoc): Promise<void> {
-    this.pending.set(docId(doc.env, doc.folder, doc.key), doc);
-  }
-
-  async remove(env: string, folder: string, key: string): Promise<void> {
-    this.pending.set(docId(env, folder, key), null);
-  }
-}
 
 const alreadyExists = (error: unknown): boolean =>
   error instanceof errors.ResponseError && error.body?.error?.type === 'resource_already_exists_exception';
 
 /**
- * The production delivery index: one OpenSearch index of documents (`_id` env|folder|key)
- * and one of checkpoints. A unit of work is buffered and written with one bulk request that
- * waits for a refresh, then the checkpoint is stored: whoever waits on the checkpoint sees the
- * documents in searches.
+ * The production delivery index: one OpenSearch index of documents (`_id` env|folder|key, with
+ * their full-text entries nested), one of their vectors (k-NN) and one of checkpoints. A unit of
+ * work is buffered and written with one bulk request that waits for a refresh, then the checkpoint
+ * is stored: whoever waits on the checkpoint sees the documents in searches.
  */
 export class OpenSearchSearchIndex implements SearchIndex {
   private readonly client: Client;
   private readonly docs: string;
   private readonly checkpoints: string;
   private readonly searchMeta: string;
+  private readonly vectors: string;
+  private readonly widths: VectorWidths;
+  private readonly queries: OpenSearchQueries;
   private readonly refresh: 'wait_for' | true;
   private readonly mutex = new Mutex();
   private ready: Promise<void> | undefined;
 
   constructor(url: string, options: OpenSearchIndexOptions = {}) {
-    this.client = new Client({ node: url });
-    // v2: documents carry their flattened payload for queries; a new name rebuilds the index from the events.
-    this.docs = options.prefix ?? 'cms-delivery-v2';
+    this.client = options.client ?? new Client({ node: url });
+    // v3: documents carry their full-text entries, vectors have their index; a new name rebuilds the index from the events.
+    this.docs = options.prefix ?? 'cms-delivery-v3';
     this.checkpoints = `${this.docs}-checkpoints`;
     this.searchMeta = `${this.docs}-search-meta`;
+    this.vectors = `${this.docs}-vectors`;
     this.refresh = options.refresh ?? 'wait_for';
+    this.widths = new VectorWidths(this.client, this.vectors);
+    this.queries = new OpenSearchQueries(this.client, this.docs, this.vectors, this.widths);
   }
 
   private async create(index: string, mappings: Types.Common_Mapping.TypeMapping, settings: Record<string, unknown> = {}): Promise<void> {
@@ -108,13 +74,14 @@ export class OpenSearchSearchIndex implements SearchIndex {
       this.create(this.docs, DOCS_MAPPING, DOCS_SETTINGS),
       this.create(this.checkpoints, CHECKPOINTS_MAPPING),
       this.create(this.searchMeta, SEARCH_META_MAPPING),
-    ]).then(
-      () => undefined,
-      (error: unknown) => {
+      this.create(this.vectors, VECTORS_MAPPING, VECTORS_SETTINGS),
+    ])
+      .then(() => this.widths.load())
+      .catch((error: unknown) => {
+        // A failed start is tried again by the next call.
         this.ready = undefined;
         throw error;
-      },
-    );
+      });
     return this.ready;
   }
 
@@ -129,12 +96,14 @@ export class OpenSearchSearchIndex implements SearchIndex {
     return body.found ? JSON.parse((body._source as { value: string }).value) : null;
   };
 
-  async searchText(): Promise<Scored[]> {
-    throw new DomainError('not_implemented', 'Full-text search is not available on the OpenSearch index yet.', null, 501);
+  async searchText(env: string, folder: string, query: TextQuery): Promise<Scored[]> {
+    await this.ensure();
+    return this.queries.searchText(env, folder, query);
   }
 
-  async searchVectors(): Promise<Scored[]> {
-    throw new DomainError('not_implemented', 'Vector search is not available on the OpenSearch index yet.', null, 501);
+  async searchVectors(env: string, folder: string, query: VectorQuery): Promise<Scored[]> {
+    await this.ensure();
+    return this.queries.searchVectors(env, folder, query);
   }
 
   async docsByKeys(env: string, folder: string, keys: readonly string[]): Promise<DeliveryDoc[]> {
@@ -150,8 +119,9 @@ export class OpenSearchSearchIndex implements SearchIndex {
     return activeFields(this.loadMeta, env, folder);
   }
 
-  async vectorsSize(): Promise<number> {
-    return 0;
+  async vectorsSize(env: string, folder: string, key: string): Promise<number> {
+    await this.ensure();
+    return this.queries.vectorsSize(env, folder, key);
   }
 
   async get(env: string, folder: string, key: string): Promise<DeliveryDoc | null> {
@@ -223,12 +193,28 @@ export class OpenSearchSearchIndex implements SearchIndex {
     return hits.map((hit) => `${join.folder}::${(hit._source as { key: string }).key}`);
   }
 
-  private async flush(pending: Pending): Promise<void> {
+  /** Vectors of re-indexed, unpublished or deleted documents go before the new ones are written. */
+  private async dropVectors(ids: readonly string[]): Promise<void> {
+    if (!this.widths.any) return;
+    for (let at = 0; at < ids.length; at += DELETE_CHUNK) {
+      const body = vectorsOfDocs(ids.slice(at, at + DELETE_CHUNK));
+      await this.client.deleteByQuery({ index: this.vectors, refresh: true, conflicts: 'proceed', body: body as never });
+    }
+  }
+
+  private async flush(writes: UnitWrites): Promise<void> {
+    const { pending, searches } = writes;
     if (pending.size === 0) return;
+    await this.dropVectors([...pending.keys()]);
     const body: Record<string, unknown>[] = [];
     for (const [id, doc] of pending) {
-      if (doc) body.push({ index: { _index: this.docs, _id: id } }, toSource(doc));
+      const entries = doc ? searches.get(id) : undefined;
+      if (doc) body.push({ index: { _index: this.docs, _id: id } }, toSource(doc, searchTextSources(entries?.texts ?? [])));
       else body.push({ delete: { _index: this.docs, _id: id } });
+      for (const vector of entries?.vectors ?? []) {
+        await this.widths.ensure(vector.vector.length);
+        body.push({ index: { _index: this.vectors, _id: vectorId(id, vector) } }, vectorSource(id, doc!.env, doc!.folder, doc!.key, vector));
+      }
     }
     const response = await this.client.bulk({ body, refresh: this.refresh });
     // A delete of a missing document answers "not_found" without an error: that is fine.
@@ -240,23 +226,21 @@ export class OpenSearchSearchIndex implements SearchIndex {
   async unitOfWork(consumer: string, position: Position, work: (tx: SearchIndexTx) => Promise<void>): Promise<void> {
     await this.mutex.run(async () => {
       await this.ensure();
-      const pending: Pending = new Map();
-      const cleared: Cleared = new Map();
-      const meta: SearchMeta = new Map();
-      await work(new BufferedWriter(pending, this.fetch, cleared, meta, this.loadMeta));
-      for (const [id, value] of meta) {
+      const writes = emptyWrites();
+      await work(new BufferedWriter(writes, this.fetch, this.loadMeta));
+      for (const [id, value] of writes.meta) {
         if (value === null) await this.client.delete({ index: this.searchMeta, id }, { ignore: [404] });
         else await this.client.index({ index: this.searchMeta, id, body: { value: JSON.stringify(value) } });
       }
-      for (const [env, folder] of cleared.values()) {
+      for (const [env, folder] of writes.cleared.values()) {
         await this.client.deleteByQuery({
-          index: this.docs,
+          index: [this.docs, this.vectors],
           refresh: true,
           conflicts: 'proceed',
-          body: { query: { bool: { filter: [{ term: { env } }, { term: { folder } }] } } },
+          body: ofFolder(env, folder) as never,
         });
       }
-      await this.flush(pending);
+      await this.flush(writes);
       const checkpoint: Checkpoint = { position };
       await this.client.index({ index: this.checkpoints, id: consumer, body: checkpoint });
     });

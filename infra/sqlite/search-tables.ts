@@ -2,6 +2,8 @@ import { ALL_FIELDS } from '../../projections/search-entries.js';
 import type { Scored, SearchEntries, TextQuery, VectorQuery } from '../../projections/search-ports.js';
 import type { Statement } from './driver.js';
 import type { SqliteDb } from './open.js';
+import { closeTerms } from './fuzzy-terms.js';
+import { expansionsPerWord } from '../../projections/typo-tolerance.js';
 
 /**
  * Search beside the delivery documents (docs/decisions/0051): FTS5 rows per document, searchable
@@ -11,6 +13,7 @@ import type { SqliteDb } from './open.js';
 export const SEARCH_SCHEMA = `
 CREATE TABLE IF NOT EXISTS search_meta (id TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS search_text USING fts5(body, doc UNINDEXED, field UNINDEXED, locale UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS search_vocab USING fts5vocab(search_text, 'row');
 CREATE TABLE IF NOT EXISTS doc_texts (doc INTEGER NOT NULL, trow INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS doc_texts_by_doc ON doc_texts (doc);
 CREATE TABLE IF NOT EXISTS doc_vectors (vrow INTEGER PRIMARY KEY, doc INTEGER NOT NULL, dims INTEGER NOT NULL, bytes INTEGER NOT NULL);
@@ -27,11 +30,16 @@ export const MAX_NEIGHBOURS = 4096;
 const localeArg = (locale: string | null): string[] => (locale === null ? [] : [locale]);
 const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 
-/** FTS5 query text: each word quoted (so none is read as an operator), OR-ed, or one quoted phrase. */
-export function ftsMatch(query: TextQuery): string {
+/**
+ * FTS5 query text: each word quoted (so none is read as an operator), OR-ed, or one quoted phrase.
+ * Under typo tolerance each word brings the indexed terms close enough to it (fuzzy-terms.ts).
+ */
+export function ftsMatch(query: TextQuery, candidates: (from: string, to: string) => readonly string[] = () => []): string {
   const quote = (word: string) => `"${word.replace(/"/g, '""')}"`;
   if (query.phrase) return quote(query.phrase.join(' '));
-  return (query.words ?? []).map((w) => (query.prefix ? `${quote(w)}*` : quote(w))).join(' OR ');
+  const words = query.words ?? [];
+  const terms = words.flatMap((w) => closeTerms(w, query.threshold, candidates, expansionsPerWord(words.length)));
+  return [...new Set(terms)].map(quote).join(' OR ');
 }
 
 export class SqliteSearchTables {
@@ -114,6 +122,8 @@ export class SqliteSearchTables {
       // The combined embedding is a derived copy: it is not counted in vectors_size.
       const bytes = vector.field === ALL_FIELDS ? 0 : vector.vector.byteLength;
       const { lastInsertRowid } = this.sql('INSERT INTO doc_vectors (doc, dims, bytes) VALUES (?, ?, ?)').run(doc, dims, bytes);
+      // A zero vector (a text of no known word) has no direction: counted, but never a neighbour.
+      if (vector.vector.every((x) => x === 0)) continue;
       this
         .sql(`INSERT INTO ${vecTable(dims)} (rowid, scope, locale, embedding, field, doc) VALUES (?, ?, ?, ?, ?, ?)`)
         .run(BigInt(lastInsertRowid), partition(scope, vector.field), vector.locale, vector.vector, vector.field, BigInt(doc));
@@ -125,7 +135,8 @@ export class SqliteSearchTables {
   }
 
   searchText(env: string, folder: string, query: TextQuery): Scored[] {
-    const match = ftsMatch(query);
+    const vocabulary = this.sql('SELECT term FROM search_vocab WHERE term >= ? AND term < ?').pluck();
+    const match = ftsMatch(query, (from, to) => vocabulary.all(from, to) as string[]);
     if (!match || query.fields.length === 0) return [];
     const sql = `SELECT d.key AS key, -SUM(s.score) AS score FROM (
         SELECT doc, rank AS score FROM search_text

@@ -31,18 +31,24 @@ export function searchQueriesContract(open: () => Promise<SearchIndex>): void {
       await tx.indexSearch(env, 'f', key, entries);
     });
 
-  it('ranks text matches by BM25 per field and locale, and matches phrases and prefixes', async () => {
+  it('ranks text matches by BM25 per field and locale, and matches phrases and words with typos', async () => {
     await put('a', { texts: [{ field: 'title', locale: '', text: 'red apple pie' }, { field: 'body', locale: 'de', text: 'roter Apfel' }], vectors: [] });
     await put('b', { texts: [{ field: 'title', locale: '', text: 'apple apple apple tart' }], vectors: [] });
     await put('c', { texts: [{ field: 'body', locale: 'en', text: 'pie crust' }], vectors: [] });
-    const search = (words: string[], fields = ['title', 'body'], locale: string | null = null, prefix = false) =>
-      index.searchText(env, 'f', { words, fields, locale, limit: 10, prefix }).then((hits) => hits.map((h) => h.key));
+    const search = (words: string[], fields = ['title', 'body'], locale: string | null = null, threshold?: number) =>
+      index.searchText(env, 'f', { words, fields, locale, limit: 10, threshold }).then((hits) => hits.map((h) => h.key));
     expect(await search(['apple'])).to.deep.equal(['b', 'a']);
     expect(await search(['pie'], ['body'])).to.deep.equal(['c']);
     expect(await search(['apfel'], ['body'], 'en')).to.deep.equal([]);
     expect(await search(['apfel'], ['body'], 'de')).to.deep.equal(['a']);
     expect(await search(['app'])).to.deep.equal([]);
-    expect(await search(['app'], ['title'], null, true)).to.have.members(['a', 'b']);
+    expect(await search(['app'], ['title'], null, 0.9)).to.deep.equal([]);
+    expect(await search(['appple'])).to.deep.equal([]);
+    expect(await search(['appple'], ['title'], null, 1)).to.deep.equal([]);
+    expect(await search(['appple'], ['title'], null, 0.8)).to.deep.equal(['b', 'a']);
+    expect(await search(['APPLÉ', 'krust'], ['title', 'body'], null, 0.8)).to.deep.equal(['b', 'a']);
+    expect(await search(['crsut'], ['body'], 'en', 0.6)).to.deep.equal(['c']);
+    expect(await search(['bpple'], ['title'], null, 0.5)).to.deep.equal([]);
     const phrase = await index.searchText(env, 'f', { phrase: ['apple', 'pie'], fields: ['title'], locale: null, limit: 10 });
     expect(phrase.map((h) => h.key)).to.deep.equal(['a']);
   });
@@ -58,6 +64,14 @@ export function searchQueriesContract(open: () => Promise<SearchIndex>): void {
     expect(await near(vec(1, 0), ['title'])).to.deep.equal([]);
     expect(await index.vectorsSize(env, 'f', 'a')).to.equal(24);
     expect(await index.vectorsSize(env, 'f', 'nope')).to.equal(0);
+  });
+
+  it('counts a zero vector (a text of no known word) but never finds it near anything', async () => {
+    await put('z', { texts: [], vectors: [{ field: 'title', locale: '', vector: vec(0, 0, 0) }] });
+    await put('a', { texts: [], vectors: [{ field: 'title', locale: '', vector: vec(0, 1, 0) }] });
+    const hits = await index.searchVectors(env, 'f', { vector: vec(0, 1, 0), fields: ['title'], locale: null, limit: 10 });
+    expect(hits.map((h) => h.key)).to.deep.equal(['a']);
+    expect(await index.vectorsSize(env, 'f', 'z')).to.equal(12);
   });
 
   it('forgets the entries of an unpublished, re-indexed or removed document', async () => {

@@ -70,11 +70,12 @@ describe('delivery search: POST {prefix}/{collection}/_search', function () {
       expect(keysOf((await search(s, 'site/articles', { find_phrase: { query: 'loaf crusty' } })).body)).to.deep.equal([]);
     });
 
-    it('searches one locale with search_locale, and matches prefixes below threshold 1', async () => {
+    it('searches one locale with search_locale, and forgives typos below threshold 1', async () => {
       expect(keysOf((await search(s, 'site/articles', { find_text: { query: 'brot' } }, '?search_locale=de')).body)).to.deep.equal([keys.bread]);
       expect(keysOf((await search(s, 'site/articles', { find_text: { query: 'brot' } }, '?search_locale=en')).body)).to.deep.equal([]);
       expect(keysOf((await search(s, 'site/articles', { find_text: { query: 'tomato' } })).body)).to.deep.equal([]);
-      expect(keysOf((await search(s, 'site/articles', { find_text: { query: 'tomato', threshold: 0.8 } })).body)).to.deep.equal([keys.garden]);
+      expect(keysOf((await search(s, 'site/articles', { find_text: { query: 'tomatos' } })).body)).to.deep.equal([]);
+      expect(keysOf((await search(s, 'site/articles', { find_text: { query: 'tomatos', threshold: 0.8 } })).body)).to.deep.equal([keys.garden]);
     });
 
     it('lists the collection when nothing is searched, with fields and return_locales shaping the data', async () => {
@@ -212,7 +213,8 @@ describe('delivery search: POST {prefix}/{collection}/_search', function () {
       await refused({ ...hybrid, hybrid_config: { rerank_results: 'yes' } }, 'hybrid_config.rerank_results');
       await refused({ find_text: { query: 'bread' }, hybrid_config: {} }, 'hybrid_config');
       await refused({ ...hybrid, vector_boost_config: {} }, 'vector_boost_config');
-      const ok = await search(s, 'site/articles', { ...hybrid, hybrid_config: { vector_weight: 0.3 } });
+      await refused({ ...hybrid, hybrid_config: { vector_weight: 0.3 } }, 'hybrid_config');
+      const ok = await search(s, 'site/articles', { ...hybrid, hybrid_config: { vector_weight: 0.3, text_weight: 0.7 } });
       expect(ok.status).to.equal(200);
     });
 

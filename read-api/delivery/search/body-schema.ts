@@ -5,7 +5,7 @@ const ajv = new Ajv({ allErrors: true, useDefaults: false, coerceTypes: false, s
 
 const fieldList = { type: 'array', items: { type: 'string', minLength: 1, maxLength: 500 }, minItems: 1, maxItems: 100 } as const;
 const unit = { type: 'number', minimum: 0, maximum: 1 } as const;
-const topK = { type: 'integer', minimum: 1, maximum: 1000 } as const;
+const topK = { type: 'integer', minimum: 1 } as const;
 const textQuery = { type: 'string', minLength: 1, maxLength: 1000 } as const;
 
 /** The `_search` body as the reference shows it (product facts 4.5 and 4.8); rules across keys are in request.ts. */
@@ -25,7 +25,8 @@ export const SEARCH_BODY = {
       type: 'object',
       additionalProperties: false,
       required: ['query'],
-      properties: { query: { type: 'string', minLength: 3 }, fields: fieldList, top_k: topK, similarity_threshold: unit },
+      // `threshold`: the name one product page uses for `similarity_threshold` (docs/decisions/0172).
+      properties: { query: { type: 'string', minLength: 3 }, fields: fieldList, top_k: topK, similarity_threshold: unit, threshold: unit },
     },
     vector_field_search: {
       type: 'object',
@@ -47,15 +48,16 @@ export const SEARCH_BODY = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        boost_factor: { type: 'number', exclusiveMinimum: 0, maximum: 1000 },
+        boost_factor: { type: 'number', exclusiveMinimum: 0 },
         similarity_threshold: unit,
-        max_boost_results: { type: 'integer', minimum: 1, maximum: 1000 },
+        max_boost_results: { type: 'integer', minimum: 1 },
       },
     },
     where: { type: 'object' },
     sort: { type: 'array', items: { type: 'string', minLength: 1 }, maxItems: 10 },
     fields: fieldList,
     limit: { type: 'integer', minimum: 1 },
+    offset: { type: 'integer', minimum: 0, maximum: 1000 },
     join: { type: 'object' },
   },
 } as const;

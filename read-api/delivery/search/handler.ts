@@ -27,7 +27,8 @@ function paging(req: Request, request: SearchRequest): PageAsk {
   const next = queryString(req.query, 'next');
   const previous = queryString(req.query, 'previous');
   if (next !== undefined && previous !== undefined) throw invalid({ next: ['cannot be combined with previous'] });
-  return { limit, ...(next !== undefined ? { next } : {}), ...(previous !== undefined ? { previous } : {}) };
+  const cursor = next !== undefined || previous !== undefined;
+  return { limit, ...(next !== undefined ? { next } : {}), ...(previous !== undefined ? { previous } : {}), ...(!cursor && request.offset > 0 ? { offset: request.offset } : {}) };
 }
 
 export type SearchDeps = { readonly index: SearchIndex; readonly embedder: Embedder };

@@ -8,7 +8,8 @@ import { invalid } from './body-schema.js';
 /** One page of search results and the cursors around it (opaque strings, or null at an end). */
 export type ResultPage = { readonly docs: readonly DeliveryDoc[]; readonly next: string | null; readonly previous: string | null };
 
-export type PageAsk = { readonly limit: number; readonly next?: string; readonly previous?: string };
+/** `offset`: results skipped before a first page (without a cursor). */
+export type PageAsk = { readonly limit: number; readonly next?: string; readonly previous?: string; readonly offset?: number };
 
 export type Filter = {
   readonly where?: WhereNode;
@@ -24,23 +25,26 @@ export type Filter = {
  */
 export async function listPage(index: SearchIndex, env: string, folder: string, filter: Filter, ask: PageAsk): Promise<ResultPage> {
   const sort = effectiveSort({ sort: filter.sort });
+  const skip = ask.offset ?? 0;
   const query: DeliveryQuery = {
     ...(filter.where ? { where: filter.where } : {}),
     ...(filter.joins ? { joins: filter.joins } : {}),
     sort: filter.sort,
-    limit: ask.limit,
+    limit: ask.limit + skip,
     ...(filter.owners ? { owners: filter.owners } : {}),
     ...(ask.next !== undefined ? { after: decodeCursor(ask.next, 'next', sort) } : {}),
     ...(ask.previous !== undefined ? { before: decodeCursor(ask.previous, 'previous', sort) } : {}),
   };
-  const { items, hasMore } = await index.query(env, folder, query);
+  const page = await index.query(env, folder, query);
+  const items = page.items.slice(skip);
+  const hasMore = page.hasMore;
   const first = items[0];
   const last = items[items.length - 1];
   const backward = ask.previous !== undefined;
   return {
     docs: items,
     next: last && (backward || hasMore) ? encodeCursor(cursorOf(last, sort), sort) : null,
-    previous: first && (backward ? hasMore : ask.next !== undefined) ? encodeCursor(cursorOf(first, sort), sort) : null,
+    previous: first && (backward ? hasMore : ask.next !== undefined || skip > 0) ? encodeCursor(cursorOf(first, sort), sort) : null,
   };
 }
 
@@ -64,16 +68,18 @@ function decodeOffset(value: string, name: string): number {
  */
 /** Where a ranked page starts in the result list. */
 export const rankedStart = (ask: PageAsk): number =>
-  ask.next !== undefined ? decodeOffset(ask.next, 'next') : ask.previous !== undefined ? Math.max(0, decodeOffset(ask.previous, 'previous') - ask.limit) : 0;
+  ask.next !== undefined ? decodeOffset(ask.next, 'next') : ask.previous !== undefined ? Math.max(0, decodeOffset(ask.previous, 'previous') - ask.limit) : (ask.offset ?? 0);
 
 /** Whether a ranked page needs only the ranked keys down to its end (nothing filters or reorders them). */
 export const unfiltered = (filter: Filter): boolean => !filter.where && !filter.joins && filter.sort.length === 0 && !filter.owners;
 
 export async function rankedPage(index: SearchIndex, env: string, folder: string, ranked: readonly string[], filter: Filter, ask: PageAsk): Promise<ResultPage> {
   const start = rankedStart(ask);
+  // A previous page ends where the page it was asked from starts (after an `offset`, it can be shorter than the limit).
+  const size = ask.previous !== undefined ? Math.max(1, Math.min(ask.limit, decodeOffset(ask.previous, 'previous') - start)) : ask.limit;
   let window: DeliveryDoc[];
   if (unfiltered(filter)) {
-    const wanted = ranked.slice(start, start + ask.limit + 1);
+    const wanted = ranked.slice(start, start + size + 1);
     const byKey = new Map((await index.docsByKeys(env, folder, wanted)).map((doc) => [doc.key, doc]));
     window = wanted.map((key) => byKey.get(key)).filter((doc): doc is DeliveryDoc => doc !== undefined);
   } else if (ranked.length === 0) {
@@ -84,11 +90,11 @@ export async function rankedPage(index: SearchIndex, env: string, folder: string
     const { items } = await index.query(env, folder, { where, sort: filter.sort, limit: ranked.length, ...(filter.joins ? { joins: filter.joins } : {}), ...(filter.owners ? { owners: filter.owners } : {}) });
     const rank = new Map(ranked.map((key, i) => [key, i]));
     const ordered = filter.sort.length > 0 ? items : [...items].sort((a, b) => rank.get(a.key)! - rank.get(b.key)!);
-    window = ordered.slice(start, start + ask.limit + 1);
+    window = ordered.slice(start, start + size + 1);
   }
   return {
-    docs: window.slice(0, ask.limit),
-    next: window.length > ask.limit ? encodeOffset(start + ask.limit) : null,
+    docs: window.slice(0, size),
+    next: window.length > size ? encodeOffset(start + size) : null,
     previous: start > 0 ? encodeOffset(start) : null,
   };
 }

@@ -4,7 +4,7 @@ import { checkBodyShape, invalid } from './body-schema.js';
 
 export type SearchMode = 'text' | 'vector' | 'vector_boosted' | 'hybrid';
 
-export type TextPart = { readonly words?: readonly string[]; readonly phrase?: readonly string[]; readonly fields: readonly string[]; readonly prefix: boolean };
+export type TextPart = { readonly words?: readonly string[]; readonly phrase?: readonly string[]; readonly fields: readonly string[]; readonly threshold?: number };
 
 export type VectorPart =
   | { readonly kind: 'query'; readonly query: string; readonly fields: readonly string[]; readonly topK: number; readonly threshold: number | null }
@@ -22,17 +22,22 @@ export type SearchRequest = {
   readonly sort: readonly string[] | null;
   readonly fields: readonly string[] | null;
   readonly limit: number | null;
+  /** Results skipped before the first page (a cursor carries its own position). */
+  readonly offset: number;
 };
 
 export const DEFAULT_TOP_K = 10;
+/** `top_k` and `max_boost_results` above this are served as this many (docs/decisions/0172). */
+export const MAX_TOP_K = 1000;
 export const MAX_QUERY_CHARS = 1000;
-const WEIGHT_TOLERANCE = 1e-9;
+/** The product's SDKs check the weights' sum with this tolerance. */
+const WEIGHT_TOLERANCE = 1e-6;
 
 type Body = {
   search_mode?: SearchMode;
   find_text?: { query: string; fields?: string[]; threshold?: number };
   find_phrase?: { query: string; fields?: string[] };
-  vector_search?: { query: string; fields?: string[]; top_k?: number; similarity_threshold?: number };
+  vector_search?: { query: string; fields?: string[]; top_k?: number; similarity_threshold?: number; threshold?: number };
   vector_field_search?: { field: string; query_vector: number[]; top_k?: number; similarity_threshold?: number };
   hybrid_config?: { vector_weight?: number; text_weight?: number; rerank_results?: boolean };
   vector_boost_config?: { boost_factor?: number; similarity_threshold?: number; max_boost_results?: number };
@@ -40,6 +45,7 @@ type Body = {
   sort?: string[];
   fields?: string[];
   limit?: number;
+  offset?: number;
   join?: unknown;
 };
 
@@ -99,13 +105,13 @@ function textPart(body: Body, fields: readonly SearchField[], no: Refusals): Tex
     const found = words(body.find_text.query);
     if (found.length === 0) no.add('find_text.query', 'holds no word to search for');
     const names = checkFields(body.find_text.fields, 'find_text.fields', fields, searchable, 'a searchable text field', no);
-    return { words: found, fields: names, prefix: body.find_text.threshold !== undefined && body.find_text.threshold < 1 };
+    return { words: found, fields: names, threshold: body.find_text.threshold };
   }
   if (body.find_phrase) {
     const found = words(body.find_phrase.query);
     if (found.length === 0) no.add('find_phrase.query', 'holds no word to search for');
     const names = checkFields(body.find_phrase.fields, 'find_phrase.fields', fields, searchable, 'a searchable text field', no);
-    return { phrase: found, fields: names, prefix: false };
+    return { phrase: found, fields: names };
   }
   return null;
 }
@@ -115,8 +121,10 @@ function vectorPart(body: Body, fields: readonly SearchField[], no: Refusals): V
     const query = body.vector_search.query.trim().slice(0, MAX_QUERY_CHARS);
     if (query.length < 3) no.add('vector_search.query', 'must have at least 3 characters');
     const names = body.vector_search.fields ? checkFields(body.vector_search.fields, 'vector_search.fields', fields, (f) => f.vectorizable, 'a vectorizable field', no) : [ALL_FIELDS];
-    const { top_k: topK = DEFAULT_TOP_K, similarity_threshold: threshold = null } = body.vector_search;
-    return { kind: 'query', query, fields: names, topK, threshold };
+    const { top_k: topK = DEFAULT_TOP_K, similarity_threshold: similarity, threshold: alias } = body.vector_search;
+    if (similarity !== undefined && alias !== undefined) no.add('vector_search.threshold', 'cannot be combined with similarity_threshold');
+    const threshold = similarity ?? alias ?? null;
+    return { kind: 'query', query, fields: names, topK: Math.min(topK, MAX_TOP_K), threshold };
   }
   if (body.vector_field_search) {
     const { field: name, query_vector: vector, top_k: topK = DEFAULT_TOP_K, similarity_threshold: threshold = null } = body.vector_field_search;
@@ -125,16 +133,17 @@ function vectorPart(body: Body, fields: readonly SearchField[], no: Refusals): V
     else if (field.type !== 'vector') no.add('vector_field_search.field', `is not a vector field: ${name}`);
     else if (field.dimensions !== vector.length) no.add('vector_field_search.query_vector', `has ${vector.length} dimensions, the field ${name} has ${field.dimensions}`);
     if (!vector.every(Number.isFinite)) no.add('vector_field_search.query_vector', 'must hold finite numbers');
-    return { kind: 'field', field: name, vector, topK, threshold };
+    return { kind: 'field', field: name, vector, topK: Math.min(topK, MAX_TOP_K), threshold };
   }
   return null;
 }
 
 function hybridConfig(body: Body, no: Refusals): SearchRequest['hybrid'] {
   const config = body.hybrid_config ?? {};
-  const vectorWeight = config.vector_weight ?? (config.text_weight !== undefined ? 1 - config.text_weight : 0.6);
-  const textWeight = config.text_weight ?? (config.vector_weight !== undefined ? 1 - config.vector_weight : 0.4);
-  if (Math.abs(vectorWeight + textWeight - 1) > WEIGHT_TOLERANCE) no.add('hybrid_config', 'vector_weight and text_weight must sum to 1');
+  // Each weight has its own default (product facts, the SDKs): sending one alone keeps the other's default.
+  const vectorWeight = config.vector_weight ?? 0.6;
+  const textWeight = config.text_weight ?? 0.4;
+  if (Math.abs(vectorWeight + textWeight - 1) > WEIGHT_TOLERANCE) no.add('hybrid_config', 'vector_weight and text_weight (defaults 0.6 and 0.4) must sum to 1');
   return { vectorWeight, textWeight, rerank: config.rerank_results ?? true };
 }
 
@@ -162,11 +171,12 @@ export function parseSearchRequest(raw: unknown, fields: readonly SearchField[])
     text,
     vector,
     hybrid,
-    boost: { factor: boostConfig.boost_factor ?? 1.5, threshold: boostConfig.similarity_threshold ?? null, maxResults: boostConfig.max_boost_results ?? 20 },
+    boost: { factor: boostConfig.boost_factor ?? 1.5, threshold: boostConfig.similarity_threshold ?? null, maxResults: Math.min(boostConfig.max_boost_results ?? 20, MAX_TOP_K) },
     where: body.where,
     join: body.join,
     sort: body.sort ?? null,
     fields: body.fields ?? null,
     limit: body.limit === undefined ? null : Math.min(body.limit, 100),
+    offset: body.offset ?? 0,
   };
 }

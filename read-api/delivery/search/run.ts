@@ -11,9 +11,9 @@ export const TEXT_CANDIDATES = 1000;
 export type Scope = { readonly index: SearchIndex; readonly embedder: Embedder; readonly env: string; readonly folder: string; readonly locale: string | null };
 
 function textHits(scope: Scope, text: TextPart, limit: number): Promise<Scored[]> {
-  const { phrase, fields, prefix } = text;
+  const { phrase, fields, threshold } = text;
   const words = text.words ? meaningfulWords(text.words, scope.locale) : undefined;
-  return scope.index.searchText(scope.env, scope.folder, { words, phrase, fields, prefix, locale: scope.locale, limit });
+  return scope.index.searchText(scope.env, scope.folder, { words, phrase, fields, threshold, locale: scope.locale, limit });
 }
 
 const isZero = (vector: Float32Array): boolean => vector.every((x) => x === 0);

@@ -226,6 +226,16 @@ describe('delivery reads answered from served bytes', () => {
     expect(refused.status).to.equal(403);
     expect(refused.body.error_code).to.equal('access_denied');
     expect((await f.get('site/authors/', key)).status).to.equal(200);
+    // A key limited to the site API gets no remembered answer of another API.
+    await s.api('POST', `${perms}batch/`, [{ content_type: 'flux-apis', actions: ['read'], all_objects: false, objects: [f.siteApi] }]);
+    expect((await f.get('noco/articles/')).status).to.equal(200);
+    expect((await f.get('noco/articles/')).status).to.equal(200);
+    expect((await f.get('site/articles/', key)).status).to.equal(200);
+    for (let i = 0; i < 2; i++) {
+      const other = await f.get('noco/articles/', key);
+      expect(other.status).to.equal(401);
+      expect(other.body.error_code).to.equal('authentication_required');
+    }
   });
 
   it('refuses a remembered read once its environment is disabled', async () => {

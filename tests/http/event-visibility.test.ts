@@ -156,11 +156,36 @@ describe('environment events: a key sees only the events of entities its role ma
     expect(bad.body.error_code).to.equal('validation_error');
   });
 
-  it('keeps the raw replay and as_of reads to what the key may read', async () => {
+  it('replays only the raw events of entities the key may read, without hashes of secrets', async () => {
+    const replay = async (k: Key, query = ''): Promise<{ type: string; stream: string; data: Record<string, unknown> }[]> => {
+      const r = await fetch(`${s.base}${v1(s, `/events/stream/?format=ndjson${query}`)}`, { headers: { authorization: `Simple ${k.public_key}:${k.secret_key}` } });
+      expect(r.status).to.equal(200);
+      return (await r.text()).split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    };
+    const collectionsOnly = await keyWith(await role([EVENTS, { content_type: 'collections', actions: ['read'] }]));
+    const collectionLines = await replay(collectionsOnly);
+    expect(collectionLines.map((l) => l.type)).to.deep.equal(['CollectionCreated', 'CollectionCreated', 'CollectionCreated']);
+    expect(collectionLines.map((l) => l.data.key)).to.deep.equal([a, b, c]);
+
+    const ofA = await keyWith(await role([EVENTS, { content_type: 'resources', actions: ['read'], all_objects: false, objects: [a] }]));
+    const lines = await replay(ofA);
+    expect(lines.filter((l) => l.type === 'ResourceCreated').map((l) => l.data.key)).to.deep.equal(resources[a]);
+    expect(lines.every((l) => l.stream.startsWith('resource-') && l.data.folder === a)).to.equal(true);
+    expect(await replay(ofA, `&collection=${b}`)).to.deep.equal([]);
+
+    // A key without a role sees the whole environment, hashes blanked.
+    const everything = await replay(await keyWith(null), '&event_type=ApiKeyCreated');
+    expect(everything.length).to.be.greaterThan(3);
+    expect(everything.every((l) => l.data.secret_hash === null)).to.equal(true);
+    // Without read on events, no replay at all.
+    const noEvents = await keyWith(await role([{ content_type: 'collections', actions: ['read'] }]));
+    const refused = await asKey(noEvents, v1(s, '/events/stream/?format=ndjson'));
+    expect(refused.status).to.equal(403);
+    expect(refused.body.error_code).to.equal('permission_denied');
+  });
+
+  it('keeps as_of reads to what the key may read', async () => {
     const k = await keyWith(await role([EVENTS, { content_type: 'resources', actions: ['read'], all_objects: false, objects: [a] }]));
-    const replay = await asKey(k, v1(s, '/events/stream/?format=ndjson&limit=1'));
-    expect(replay.status).to.equal(403);
-    expect(replay.body.error_code).to.equal('permission_denied');
     const asOf = `as_of=${encodeURIComponent(new Date().toISOString())}`;
     const own = await asKey(k, v1(s, `/collections/${a}/resources/?${asOf}`));
     expect(own.status).to.equal(200);

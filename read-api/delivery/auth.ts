@@ -147,6 +147,8 @@ export class DeliveryAuth {
   readsEverything(caller: DeliveryCaller | null, api: DeliveryApi): boolean {
     if (caller === null || caller.role === null) return true;
     const role = caller.role;
+    // Without a collections permission the role treats every collection of the API alike.
+    if (role !== 'missing' && !role.permissions.some((p) => p.content_type === 'collections')) return deliveryAccess(role, api.key, null, 'read') === 'granted';
     return api.routes.every((route) => deliveryAccess(role, api.key, route.folder, 'read') === 'granted');
   }
 

@@ -159,5 +159,12 @@ describe('delivery keys limited to listed objects', function () {
     const agentRead = parsed(await client.callTool({ name: 'get_record', arguments: { collection_path: 'articles', key: f.a[0], populate: 'author' } }));
     expect(agentRead.data.author).to.equal(`${f.authors}::${f.author}`);
     expect(parsed(await client.callTool({ name: 'create_record', arguments: { collection_path: 'articles', data: { title: { en: 'By agent' } } } }))).to.include({ published: true });
+    // A key limited to the rw API has no agent endpoint on the site API.
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const headers = { ...simple(rwOnly), accept: 'application/json, text/event-stream' };
+    const elsewhere = await send('POST', 'site/_mcp', headers, initialize);
+    expect(elsewhere.status).to.equal(401);
+    expect(elsewhere.body.error_code).to.equal('authentication_required');
+    expect((await fetch(`${s.delivery}/rw/_mcp`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(initialize) })).status).to.equal(200);
   });
 });

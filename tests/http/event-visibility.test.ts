@@ -11,6 +11,8 @@ describe('environment events: a key sees only the events of entities its role ma
   let a: string;
   let b: string;
   let c: string;
+  /** Delivery APIs: site (with alpha connected), blog. */
+  const apis: string[] = [];
   /** Resources by collection. */
   const resources: Record<string, string[]> = {};
   const rolesPath = () => v1(s, '/permissions/management-api/roles/');
@@ -51,7 +53,12 @@ describe('environment events: a key sees only the events of entities its role ma
       }
     }
     expect((await s.api('POST', v1(s, '/locales/'), { code: 'de', name: 'German' })).status).to.equal(201);
-    expect((await s.api('POST', v1(s, '/api/'), { name: 'Site', prefix: 'site' })).status).to.equal(201);
+    for (const prefix of ['site', 'blog']) {
+      const created = await s.api('POST', v1(s, '/api/'), { name: prefix, prefix });
+      expect(created.status).to.equal(201);
+      apis.push(created.body.key);
+    }
+    expect((await s.api('POST', v1(s, `/api/${apis[0]}/collections/`), { folder: a, allowed_methods: ['get_many'] })).status).to.equal(201);
   });
   after(async () => s?.stop());
 
@@ -124,6 +131,7 @@ describe('environment events: a key sees only the events of entities its role ma
     const listed = await role([{ content_type: 'collections', actions: ['read'] }]);
     const k = await keyWith(await role([
       EVENTS,
+      { content_type: 'flux-apis', actions: ['read'], all_objects: false, objects: [apis[0]] },
       { content_type: 'schemas', actions: ['read'], all_objects: false, objects: [c] },
       { content_type: 'management-api', actions: ['read'], all_objects: false, objects: [listed] },
       { content_type: 'locales', actions: ['create'] },
@@ -138,8 +146,11 @@ describe('environment events: a key sees only the events of entities its role ma
     expect(permissions.length).to.equal(1);
     expect(permissions[0]!.metadata).to.deep.include({ role_key: listed });
     expect(mine.some((e) => e.entity_key === other)).to.equal(false);
+    // The site API's create and its connection of alpha, nothing of the blog API.
+    const apiEvents = mine.filter((e) => e.entity_type === 'api');
+    expect(apiEvents.map((e) => [e.entity_key, e.event_type, e.metadata?.action ?? null])).to.deep.equal([[apis[0], 'update', 'connect'], [apis[0], 'create', null]]);
     // A permission without read (locales: create only) shows nothing of its type.
-    expect(mine.map((e) => e.entity_type).filter((t) => !['version', 'envrole', 'managepermissionrole'].includes(t))).to.deep.equal([]);
+    expect(mine.map((e) => e.entity_type).filter((t) => !['version', 'envrole', 'managepermissionrole', 'api'].includes(t))).to.deep.equal([]);
   });
 
   it('follows a role change at once and still validates the query first', async () => {

@@ -3,7 +3,7 @@ import { collectionWithSchema, v1 } from '../support/content.js';
 import { startTestService, type Reply, type TestService } from '../support/service.js';
 
 type Key = { key: string; public_key: string; secret_key: string };
-type Event = { key: string; entity_type: string; entity_key: string; metadata: Record<string, unknown> | null };
+type Event = { key: string; event_type: string; entity_type: string; entity_key: string; metadata: Record<string, unknown> | null };
 
 /** The specification: "Non-admin users see only environment events for entities they may read". */
 describe('environment events: a key sees only the events of entities its role may read', () => {

@@ -21,7 +21,7 @@ async function roleFound(bus: CommandBus, env: string, kind: KeyKind, role: stri
 export async function createApiKey(
   bus: CommandBus,
   ctx: CommandContext,
-  input: { kind: KeyKind; description: string; role: string | null },
+  input: { kind: KeyKind; description: string; role: string | null; spend_cap_usd?: number | null },
 ): Promise<Result & { key: string; public_key: string; secret_key: string }> {
   const limits = await planLimits(bus, ctx.env);
   const pair = newKeyPair();
@@ -29,12 +29,12 @@ export async function createApiKey(
   const found = await roleFound(bus, ctx.env, input.kind, input.role);
   const handled = await bus.handle(apiKeys, streams.apiKeys(ctx.env), {
     type: 'CreateApiKey',
-    data: { ...input, env: ctx.env, key, public_key: pair.public_key, secret_hash: secretHash(pair.secret_key), created_at: ctx.now, quota: limits.api_keys, roleFound: found },
+    data: { ...input, spend_cap_usd: input.spend_cap_usd ?? null, env: ctx.env, key, public_key: pair.public_key, secret_hash: secretHash(pair.secret_key), created_at: ctx.now, quota: limits.api_keys, roleFound: found },
   }, ctx.metadata);
   return { ...handled, key, ...pair };
 }
 
-export async function updateApiKey(bus: CommandBus, ctx: CommandContext, kind: KeyKind, key: string, changes: { description?: string; role?: string | null }): Promise<Result> {
+export async function updateApiKey(bus: CommandBus, ctx: CommandContext, kind: KeyKind, key: string, changes: { description?: string; role?: string | null; spend_cap_usd?: number | null }): Promise<Result> {
   const found = await roleFound(bus, ctx.env, kind, changes.role);
   return bus.handle(apiKeys, streams.apiKeys(ctx.env), { type: 'UpdateApiKey', data: { ...changes, env: ctx.env, kind, key, roleFound: found } }, ctx.metadata);
 }

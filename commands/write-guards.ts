@@ -1,8 +1,10 @@
-import { billingRefusal, windowOf, type BillingSettings, type BillingUsage } from '../domain/billing.js';
+import { apiKeys } from '../domain/api-keys/decider.js';
+import { billingRefusal, keySpendRefusal, windowOf, type BillingSettings, type BillingUsage } from '../domain/billing.js';
 import { environment } from '../domain/environment/decider.js';
 import { assertWritable } from '../domain/environment/protection.js';
 import { organization } from '../domain/organization/decider.js';
 import { project } from '../domain/project/decider.js';
+import { own } from '../domain/records.js';
 import type { Message } from '../domain/decider.js';
 import type { CommandBus, WriteGuard } from './command-bus.js';
 import type { EventMetadata } from './ports.js';
@@ -10,6 +12,8 @@ import { streams } from './streams.js';
 
 /** Billed usage of an organization in a window, as the usage projection counts it. */
 export type UsageMeter = (organization: string, window: string) => Promise<BillingUsage>;
+/** Writes an API key made in a window, as the usage projection counts them. */
+export type KeyMeter = (key: string, window: string) => Promise<number>;
 
 /** Commands that stay possible whatever the bill says: switching to a plan that allows more. */
 const NOT_BILLED = new Set(['ChangePlan']);
@@ -55,8 +59,24 @@ export function environmentWriteGuard(bus: CommandBus): WriteGuard {
   };
 }
 
-/** Every write by a user or key is refused with 402 when its organization's plan allows no more. */
-export function billingGuard(bus: CommandBus, meter: UsageMeter, settings: BillingSettings): WriteGuard {
+/** The cap of the API key that writes, with its kind and environment, or null when it has none. */
+async function keyCapOf(bus: CommandBus, metadata: EventMetadata): Promise<{ cap: number; key: string; url: string } | null> {
+  const actor = metadata.actor_type === 'apikey' ? metadata.actor : null;
+  const key = typeof actor?.key === 'string' ? actor.key : null;
+  const env = typeof actor?.environment === 'string' ? actor.environment : null;
+  if (key === null || env === null) return null;
+  const { state } = await bus.load(apiKeys, streams.apiKeys(env));
+  const found = own(state.keys, key);
+  if (!found || found.spend_cap_usd === null) return null;
+  const kind = found.kind === 'management' ? 'management-api' : 'delivery-api';
+  return { cap: found.spend_cap_usd, key, url: `/v1/${env}/permissions/${kind}/api-keys/${key}/` };
+}
+
+/**
+ * Every write by a user or key is refused with 402 when its organization's plan allows no more;
+ * on a paid plan, a write by a key with a spend cap of its own also when that cap is reached.
+ */
+export function billingGuard(bus: CommandBus, meter: UsageMeter, settings: BillingSettings, keyMeter?: KeyMeter): WriteGuard {
   return async (stream: string, command: Message, metadata: EventMetadata) => {
     if (metadata.actor_type === 'system' || NOT_BILLED.has(command.type)) return;
     const org = await organizationOf(bus, stream, command);
@@ -65,5 +85,10 @@ export function billingGuard(bus: CommandBus, meter: UsageMeter, settings: Billi
     if (state.status !== 'active') return;
     const refusal = billingRefusal(state.plan, await meter(org, windowOf(metadata.timestamp)), settings, metadata.timestamp);
     if (refusal) throw refusal;
+    if (state.plan === 'free' || keyMeter === undefined) return;
+    const capped = await keyCapOf(bus, metadata);
+    if (capped === null) return;
+    const keyRefusal = keySpendRefusal(capped.cap, await keyMeter(capped.key, windowOf(metadata.timestamp)), settings, metadata.timestamp, capped.url);
+    if (keyRefusal) throw keyRefusal;
   };
 }

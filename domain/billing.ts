@@ -50,3 +50,17 @@ export function billingRefusal(plan: PlanCode, usage: BillingUsage, settings: Bi
     raise_cap_url: RAISE_CAP_URL,
   });
 }
+
+/**
+ * 402 spend_cap_reached when an API key's own cap is reached (docs/decisions/0163): its writes of
+ * the cycle priced as the organization's are; `raise_cap_url` is the key's own address.
+ */
+export function keySpendRefusal(capUsd: number, writes: number, settings: BillingSettings, now: string, keyUrl: string): DomainError | null {
+  if (writes * settings.writePriceUsd < capUsd) return null;
+  const resets = windowResetsAt(now);
+  return new DomainError('spend_cap_reached', `The API key's spend cap of ${capUsd} USD is reached until ${resets}; raise the key's spend_cap_usd to go on.`, {
+    cap_usd: capUsd,
+    cycle_resets_at: resets,
+    raise_cap_url: keyUrl,
+  });
+}

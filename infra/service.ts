@@ -13,7 +13,7 @@ import { deliveryTarget } from '../projections/delivery-index.js';
 import { ProjectionRunner, Projections, type ProjectionTarget } from '../projections/runner.js';
 import { CREDENTIAL_EVENTS, DeliveryAuth } from '../read-api/delivery/auth.js';
 import { McpEndpoint } from '../read-api/delivery/mcp/endpoint.js';
-import { usageOf, usageTarget } from '../projections/usage.js';
+import { keyWritesOf, usageOf, usageTarget } from '../projections/usage.js';
 import { billingGuard, environmentWriteGuard } from '../commands/write-guards.js';
 import { EnvironmentStatus } from '../read-api/environment-status.js';
 import { managementRateLimit, RequestMeter } from './http/rate-limit.js';
@@ -175,7 +175,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const { file, created } = await ensureBootstrap(config, { bus, eventStore, projections, jwtSecret: secret, urls });
   // After the first start's setup, which no plan refuses: every later write passes these checks.
   bus.useGuard(environmentWriteGuard(bus));
-  bus.useGuard(billingGuard(bus, (org, window) => usageOf(readStore, org, window), config.billing));
+  bus.useGuard(billingGuard(bus, (org, window) => usageOf(readStore, org, window), config.billing, (key, window) => keyWritesOf(readStore, key, window)));
 
   let stopping: Promise<void> | null = null;
   return {

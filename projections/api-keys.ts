@@ -10,9 +10,9 @@ export const apiKeysProjection: ReadModelProjection = {
   changes: (event) => {
     switch (event.type) {
       case 'ApiKeyCreated':
-        return [put('api_keys', event.data.key, { ...event.data, bearer_token_hash: null, bearer_token_prefix: null, deleted_at: null })];
+        return [put('api_keys', event.data.key, { ...event.data, spend_cap_usd: event.data.spend_cap_usd ?? null, bearer_token_hash: null, bearer_token_prefix: null, deleted_at: null })];
       case 'ApiKeyUpdated':
-        return [patch('api_keys', event.data.key, { description: event.data.description, role: event.data.role })];
+        return [patch('api_keys', event.data.key, { description: event.data.description, role: event.data.role, spend_cap_usd: event.data.spend_cap_usd ?? null })];
       case 'ApiKeyDeleted':
         return [remove('api_keys', event.data.key)];
       case 'BearerTokenIssued':

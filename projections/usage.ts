@@ -23,6 +23,8 @@ export type Usage = {
 const USAGE = 'usage';
 const SIZES = 'usage_revisions';
 const orgId = (org: string) => `org:${org}`;
+/** A key's writes of the current window (docs/decisions/0163); no `organization`, so the organization's sums leave it out. */
+const keyId = (key: string) => `key:${key}`;
 const envId = (env: string) => `env:${env}`;
 
 const num = (doc: Doc | null, field: string): number => (typeof doc?.[field] === 'number' ? (doc[field] as number) : 0);
@@ -46,6 +48,11 @@ async function countWrite(tx: ReadStoreTx, event: DomainEvent, stored: StoredEve
   const window = windowOf(stored.metadata.timestamp);
   const writes = doc?.window === window ? num(doc, 'writes') + 1 : 1;
   await usage.upsert({ organization: org, ...doc, window, writes, _id: orgId(org) });
+  const actor = stored.metadata.actor_type === 'apikey' ? stored.metadata.actor?.key : undefined;
+  if (typeof actor === 'string') {
+    const mine = await usage.get(keyId(actor));
+    await usage.upsert({ _id: keyId(actor), window, writes: mine?.window === window ? num(mine, 'writes') + 1 : 1 });
+  }
 }
 
 async function removeRevisions(tx: ReadStoreTx, env: string, keys: readonly string[]): Promise<void> {
@@ -103,6 +110,12 @@ export function usageTarget(store: ReadStore): ProjectionTarget & { prepare(): P
       });
     },
   };
+}
+
+/** The writes an API key made in the given window (`YYYY-MM`). */
+export async function keyWritesOf(store: ReadStore, key: string, window: string): Promise<number> {
+  const doc = await store.collection(USAGE).get(keyId(key));
+  return doc?.window === window ? num(doc, 'writes') : 0;
 }
 
 /** The counters of one organization, writes of the given window (`YYYY-MM`). */

@@ -3,6 +3,7 @@ import { principalOf } from './principal.js';
 import { DomainError } from '../domain/errors.js';
 import type { Filter } from '../projections/ports.js';
 import type { ReadDeps } from './deps.js';
+import { visibleEventsFilter } from './event-visibility.js';
 import { envelope, pageParams } from './pagination.js';
 import { queryDatetime, queryEnum, queryString, param } from './query.js';
 import { auditView } from './views.js';
@@ -59,7 +60,7 @@ export function globalEventsReadRouter(deps: ReadDeps): Router {
   return router;
 }
 
-/** Environment events, newest first by default. */
+/** Environment events, newest first by default; a key with a role sees only the events of entities it may read. */
 export function auditEventsReadRouter(deps: ReadDeps): Router {
   const router = Router({ mergeParams: true });
   router.get('/events/', async (req, res) => {
@@ -71,7 +72,8 @@ export function auditEventsReadRouter(deps: ReadDeps): Router {
     const filter = filterFor(req, { scope: 'environment', env: param(req, 'env') }, ENV_ENTITIES, [
       'entity_key', 'referer', 'ip_address', 'actor_type', 'actor_key', 'collection_key', 'resource_key', 'schema_key', 'api_key',
     ]);
-    res.json(await list(deps, req, filter));
+    const visible = await visibleEventsFilter(deps.readStore, principalOf(res));
+    res.json(await list(deps, req, visible === null ? filter : { $and: [filter, visible] }));
   });
   return router;
 }

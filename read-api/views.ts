@@ -69,6 +69,7 @@ export const auditView = (doc: Doc) =>
 export const apiKeyView = (doc: Doc) => ({
   ...pick(doc, ['key', 'description', 'public_key', 'role', 'created_at']),
   environment: doc.env,
+  spend_cap_usd: doc.spend_cap_usd ?? null,
   // A delivery key shows the first 12 characters of its bearer token (null until one is issued).
   ...(doc.kind === 'delivery' ? { bearer_token_prefix: doc.bearer_token_prefix ?? null } : {}),
 });

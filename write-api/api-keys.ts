@@ -12,16 +12,18 @@ import { documented, validator } from './validate.js';
 const properties = {
   description: { type: 'string', maxLength: 100 },
   role: { type: ['string', 'null'], maxLength: 100 },
+  /** docs/decisions/0163: most USD the key's writes may spend per billing cycle; null for none. */
+  spend_cap_usd: { type: ['number', 'null'], minimum: 0, maximum: 1_000_000_000 },
 };
 
-const createBody = validator<{ description: string; role: string | null }>({
+const createBody = validator<{ description: string; role: string | null; spend_cap_usd: number | null }>({
   type: 'object',
-  properties: { description: { ...properties.description, default: '' }, role: { ...properties.role, default: null } },
+  properties: { description: { ...properties.description, default: '' }, role: { ...properties.role, default: null }, spend_cap_usd: { ...properties.spend_cap_usd, default: null } },
   additionalProperties: false,
 });
 
 /** PUT: the fields sent replace theirs, the others are kept (docs/decisions/0060). */
-const updateBody = validator<{ description?: string; role?: string | null }>({ type: 'object', properties, additionalProperties: false });
+const updateBody = validator<{ description?: string; role?: string | null; spend_cap_usd?: number | null }>({ type: 'object', properties, additionalProperties: false });
 
 // The request schemas in the API documents (/openapi.json).
 documented(createBody, { method: 'POST', path: '/api-keys/', in: 'body' });
@@ -48,7 +50,7 @@ export function apiKeysWriteRouter(deps: WriteDeps): Router {
       const input = createBody(req.body);
       const ctx = commandContext(req, res);
       const created = await createApiKey(deps.bus, ctx, { ...input, kind });
-      const shown = { key: created.key, description: input.description, public_key: created.public_key, role: input.role, created_at: ctx.now, environment: ctx.env };
+      const shown = { key: created.key, description: input.description, public_key: created.public_key, role: input.role, spend_cap_usd: input.spend_cap_usd, created_at: ctx.now, environment: ctx.env };
       const token = kind === 'delivery' ? { bearer_token_prefix: null } : {};
       await answer(res, created.key, created.position, 201, { secret_key: created.secret_key }, () => ({ ...shown, ...token, secret_key: created.secret_key }));
     });

@@ -13,8 +13,8 @@ type RoleCheck = { readonly roleFound: boolean };
 type OfKey = { readonly env: string; readonly kind: KeyKind; readonly key: string };
 
 export type CreateApiKey = Message<'CreateApiKey', ApiKeyFields & RoleCheck & { readonly quota: number }>;
-/** `description` or `role` left out (undefined) keep their values. */
-export type UpdateApiKey = Message<'UpdateApiKey', OfKey & RoleCheck & { readonly description?: string; readonly role?: string | null }>;
+/** `description`, `role` or `spend_cap_usd` left out (undefined) keep their values. */
+export type UpdateApiKey = Message<'UpdateApiKey', OfKey & RoleCheck & { readonly description?: string; readonly role?: string | null; readonly spend_cap_usd?: number | null }>;
 export type DeleteApiKey = Message<'DeleteApiKey', OfKey>;
 export type IssueBearerToken = Message<'IssueBearerToken', OfKey & { readonly token_hash: string; readonly token_prefix: string; readonly issued_at: string }>;
 export type RevokeBearerToken = Message<'RevokeBearerToken', OfKey>;
@@ -26,6 +26,8 @@ export type KeyState = {
   readonly role: string | null;
   readonly public_key: string;
   readonly has_token: boolean;
+  /** Most USD the key's writes may spend per billing cycle; null: no cap of its own. */
+  readonly spend_cap_usd: number | null;
 };
 
 /** Live keys only: a deleted key frees its slot of the quota. */
@@ -54,7 +56,8 @@ function decide(command: ApiKeysCommand, state: ApiKeysState): ApiKeysEvent[] {
       const current = keyOf(state, kind, key);
       const role = command.data.role === undefined ? current.role : command.data.role;
       if (command.data.role !== undefined && role !== null && !roleFound) throw noRole();
-      return [{ type: 'ApiKeyUpdated', data: { env, kind, key, description: command.data.description ?? current.description, role } }];
+      const spend_cap_usd = command.data.spend_cap_usd === undefined ? current.spend_cap_usd : command.data.spend_cap_usd;
+      return [{ type: 'ApiKeyUpdated', data: { env, kind, key, description: command.data.description ?? current.description, role, spend_cap_usd } }];
     }
     case 'DeleteApiKey': {
       const { env, kind, key } = command.data;
@@ -79,7 +82,7 @@ function evolve(state: ApiKeysState, event: ApiKeysEvent): ApiKeysState {
   switch (event.type) {
     case 'ApiKeyCreated': {
       const { kind, description, role, public_key } = event.data;
-      return { keys: { ...state.keys, [key]: { kind, description, role, public_key, has_token: false } } };
+      return { keys: { ...state.keys, [key]: { kind, description, role, public_key, has_token: false, spend_cap_usd: event.data.spend_cap_usd ?? null } } };
     }
     case 'ApiKeyDeleted': {
       const { [key]: _gone, ...keys } = state.keys;
@@ -87,7 +90,10 @@ function evolve(state: ApiKeysState, event: ApiKeysEvent): ApiKeysState {
     }
     default:
       if (!current) return state;
-      if (event.type === 'ApiKeyUpdated') return { keys: { ...state.keys, [key]: { ...current, description: event.data.description, role: event.data.role } } };
+      if (event.type === 'ApiKeyUpdated') {
+        const { description, role } = event.data;
+        return { keys: { ...state.keys, [key]: { ...current, description, role, spend_cap_usd: event.data.spend_cap_usd ?? null } } };
+      }
       return { keys: { ...state.keys, [key]: { ...current, has_token: event.type === 'BearerTokenIssued' } } };
   }
 }

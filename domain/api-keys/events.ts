@@ -14,6 +14,8 @@ export type ApiKeyFields = {
   /** Hex SHA-256 of the secret key; the secret itself is shown once and never stored. */
   readonly secret_hash: string;
   readonly created_at: string;
+  /** Most USD the key's writes may spend per billing cycle; null (or absent, in events from before it existed): no cap of its own (docs/decisions/0163). */
+  readonly spend_cap_usd?: number | null;
 };
 
 /** The public fields a delete keeps as its audit snapshot (specification, Delete snapshots). */
@@ -22,7 +24,7 @@ export type ApiKeySnapshot = { readonly description: string; readonly public_key
 type OfKey = { readonly env: string; readonly kind: KeyKind; readonly key: string };
 
 export type ApiKeyCreated = Message<'ApiKeyCreated', ApiKeyFields>;
-export type ApiKeyUpdated = Message<'ApiKeyUpdated', OfKey & { readonly description: string; readonly role: string | null }>;
+export type ApiKeyUpdated = Message<'ApiKeyUpdated', OfKey & { readonly description: string; readonly role: string | null; readonly spend_cap_usd?: number | null }>;
 export type ApiKeyDeleted = Message<'ApiKeyDeleted', OfKey & { readonly snapshot: ApiKeySnapshot }>;
 /** A bearer token for a delivery key: only its hash and its first 12 characters are kept. */
 export type BearerTokenIssued = Message<

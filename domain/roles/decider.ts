@@ -40,10 +40,23 @@ export function roleOf(state: RolesState, kind: KeyKind, key: string): RoleState
 }
 
 const tooManyObjects = (): DomainError =>
-  new DomainError('validation_error', `A permission lists at most ${MAX_OBJECTS} objects.`, { objects: [`at most ${MAX_OBJECTS} objects`] });
+  new DomainError('validation_error', `A role lists at most ${MAX_OBJECTS} object IDs across its permissions.`, { objects: [`at most ${MAX_OBJECTS} objects per role`] });
+
+const objectCount = (permissions: Iterable<PermissionFields>): number => [...permissions].reduce((n, p) => n + new Set(p.objects).size, 0);
+
+/**
+ * The specification's "Object IDs per role: 50": the role's permissions together list at most
+ * 50 objects. A change that does not add to a role over the limit (one from before the rule) is
+ * let through, so such a role can always be trimmed.
+ */
+function checkObjects(role: RoleState, after: readonly PermissionFields[]): void {
+  const count = objectCount(after);
+  if (count > MAX_OBJECTS && count > objectCount(Object.values(role.permissions))) throw tooManyObjects();
+}
+
+const othersThan = (role: RoleState, contentType: string): PermissionFields[] => Object.values(role.permissions).filter((p) => p.content_type !== contentType);
 
 function setEvents(ref: OfRole, role: RoleState, input: PermissionInput): RolesEvent[] {
-  if (input.objects.length > MAX_OBJECTS) throw tooManyObjects();
   const current = own(role.permissions, input.content_type);
   const data = { ...ref, ...input, key: current?.key ?? input.key, objects: [...new Set(input.objects)] };
   return [{ type: current ? 'PermissionUpdated' : 'PermissionCreated', data }];
@@ -83,7 +96,9 @@ function decide(command: RolesCommand, state: RolesState): RolesEvent[] {
     }
     case 'SetPermission': {
       const { env, kind, role, ...input } = command.data;
-      return setEvents({ env, kind, role }, roleOf(state, kind, role), input);
+      const current = roleOf(state, kind, role);
+      checkObjects(current, [...othersThan(current, input.content_type), input]);
+      return setEvents({ env, kind, role }, current, input);
     }
     case 'DeletePermission': {
       const { env, kind, role, content_type } = command.data;
@@ -97,6 +112,7 @@ function decide(command: RolesCommand, state: RolesState): RolesEvent[] {
       if (new Set(types).size !== types.length) {
         throw new DomainError('validation_error', 'A content type appears twice.', { content_type: ['must be unique in the batch'] });
       }
+      checkObjects(current, permissions);
       const dropped = Object.values(current.permissions).filter((p) => !types.includes(p.content_type));
       return [...dropped.map((p) => deleteEvent(ref, p)), ...permissions.flatMap((p) => setEvents(ref, current, p))];
     }
@@ -111,6 +127,7 @@ function decide(command: RolesCommand, state: RolesState): RolesEvent[] {
         throw notFound('not_found', 'Permission object');
       }
       const objects = adding ? [...permission.objects, object_key] : permission.objects.filter((o) => o !== object_key);
+      checkObjects(current, [...othersThan(current, content_type), { ...permission, objects }]);
       return setEvents({ env, kind, role }, current, { ...permission, objects });
     }
   }

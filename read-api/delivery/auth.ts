@@ -135,7 +135,21 @@ export class DeliveryAuth {
     const caller = this.cache.get(lookupId(credentials));
     if (!caller || caller.key.env !== env) return false;
     if (!proves(caller.key, credentials, { path: '', body: undefined, date: undefined, now: 0 }, this.replays)) return false;
-    return deliveryAccess(caller.role, api.key, folder, 'read') === 'granted';
+    return deliveryAccess(caller.role, api.key, folder, 'read') === 'granted' && this.readsEverything(caller, api);
+  }
+
+  /**
+   * Whether the caller reads every collection the API connects (anonymous callers read what
+   * the API serves): then no answer of the API depends on who reads it. Answers to any other
+   * key leave out what its role does not reach (populate, `_router`), so they are neither
+   * remembered nor served from memory (docs/decisions/0161).
+   */
+  readsEverything(caller: DeliveryCaller | null, api: DeliveryApi): boolean {
+    if (caller === null || caller.role === null) return true;
+    const role = caller.role;
+    // Without a collections permission the role treats every collection of the API alike.
+    if (role !== 'missing' && !role.permissions.some((p) => p.content_type === 'collections')) return deliveryAccess(role, api.key, null, 'read') === 'granted';
+    return api.routes.every((route) => deliveryAccess(role, api.key, route.folder, 'read') === 'granted');
   }
 
   /** Whether the caller's role lets it `action` on the collection (anonymous callers only read). */

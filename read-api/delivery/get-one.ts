@@ -9,7 +9,7 @@ import { ONE_PARAMETERS, readOptions, refuseUnknownParameters } from './query/re
 import { ownersOf } from './scope.js';
 
 /** `GET /{prefix}/{collection path}/{key}/`: one published document, with its content. */
-export async function getDocument(req: Request, res: Response, key: string, { env, api, match, index, routing }: ListContext): Promise<void> {
+export async function getDocument(req: Request, res: Response, key: string, { env, api, match, index, routing, readable }: ListContext): Promise<void> {
   const { route } = match;
   requireMethod(route, 'get_one');
   const query = req.query as Record<string, unknown>;
@@ -20,7 +20,7 @@ export async function getDocument(req: Request, res: Response, key: string, { en
   const owners = await ownersOf(index, env, match);
   const doc = await index.get(env, route.folder, key);
   if (!doc || (owners !== null && !owners.includes(doc.owner ?? ''))) throw notFound('resource_not_found', 'Resource');
-  const ctx: PopulateContext = { env, api, model, index, options, seen: new Map() };
+  const ctx: PopulateContext = { env, api, model, index, options, seen: new Map(), readable };
   const item = await shapeItem(doc, true, collection, ctx);
   sendCached(req, res, item, surrogateKeys(route.folder, [doc], ctx));
 }

@@ -27,13 +27,21 @@ function limitOf(query: Record<string, unknown>): number {
   return Math.min(Number(raw), MAX_LIMIT);
 }
 
-export type ListContext = { readonly env: string; readonly api: DeliveryApi; readonly match: Match; readonly index: SearchIndex; readonly routing: DeliveryRouting };
+export type ListContext = {
+  readonly env: string;
+  readonly api: DeliveryApi;
+  readonly match: Match;
+  readonly index: SearchIndex;
+  readonly routing: DeliveryRouting;
+  /** Whether the reader may read a collection (its key's role; anonymous readers: every connected one). */
+  readonly readable: (folder: string) => boolean;
+};
 
 /**
  * `GET /{prefix}/{collection path}/`: one cursor page of the collection's published
  * documents, filtered (`where__<field>__<op>`), sorted and paged inside the SearchIndex.
  */
-export async function listDocuments(req: Request, res: Response, { env, api, match, index, routing }: ListContext): Promise<void> {
+export async function listDocuments(req: Request, res: Response, { env, api, match, index, routing, readable }: ListContext): Promise<void> {
   const { route } = match;
   requireMethod(route, 'get_many');
   const query = req.query as Record<string, unknown>;
@@ -68,7 +76,7 @@ export async function listDocuments(req: Request, res: Response, { env, api, mat
   const last = items[items.length - 1];
   const cursor = (name: 'next' | 'previous', at: typeof first) =>
     at ? urlWith(req, { limit: String(limit), next: null, previous: null, [name]: encodeCursor(cursorOf(at, sort), sort) }) : null;
-  const ctx: PopulateContext = { env, api, model, index, options, seen: new Map() };
+  const ctx: PopulateContext = { env, api, model, index, options, seen: new Map(), readable };
   const results = [];
   for (const doc of items) results.push(await shapeItem(doc, withData, collection, ctx));
   const body = {

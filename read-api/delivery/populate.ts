@@ -18,6 +18,8 @@ export type PopulateContext = {
   readonly index: SearchIndex;
   readonly options: ReadOptions;
   readonly seen: Map<string, DeliveryDoc | null>;
+  /** Whether the reader's key may read a collection (docs/decisions/0161): references into others stay as they are. */
+  readonly readable: (folder: string) => boolean;
 };
 
 /** The read methods this API grants on a collection (over all its addresses). */
@@ -33,7 +35,7 @@ async function fetch(ctx: PopulateContext, folder: string, key: string): Promise
 /**
  * One `folder::key` value: the document as `{_sys, data}` when this API grants get_one on
  * its collection, `{_sys}` with get_many only; the value unchanged when the reader may not
- * see it (not connected, not published, unknown).
+ * see it (not connected, not in the key's role, not published, unknown).
  */
 async function resolve(ctx: PopulateContext, value: unknown, rest: readonly string[]): Promise<unknown> {
   if (typeof value !== 'string') return value;
@@ -42,6 +44,7 @@ async function resolve(ctx: PopulateContext, value: unknown, rest: readonly stri
   const folder = value.slice(0, at);
   const methods = methodsOn(ctx.api, folder);
   if (!methods.has('get_one') && !methods.has('get_many')) return value;
+  if (!ctx.readable(folder)) return value;
   const doc = await fetch(ctx, folder, value.slice(at + 2));
   if (!doc) return value;
   const withData = methods.has('get_one');

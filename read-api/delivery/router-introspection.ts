@@ -93,9 +93,9 @@ function routesOf(api: DeliveryApi, route: DeliveryRoute): Record<string, unknow
   return routes;
 }
 
-/** `GET /{prefix}/_router`: every route the API exposes; 404 when router introspection is off. */
-export function routerIntrospection(req: Request, res: Response, api: DeliveryApi): void {
+/** `GET /{prefix}/_router`: every route the API exposes to this reader (its key's role may read the collection); 404 when router introspection is off. */
+export function routerIntrospection(req: Request, res: Response, api: DeliveryApi, readable: (folder: string) => boolean): void {
   if (!api.router_introspection_enabled) throw notFound('route_not_found', 'Route');
-  const body = { api: api.prefix, routes: api.routes.flatMap((route) => routesOf(api, route)) };
+  const body = { api: api.prefix, routes: api.routes.filter((route) => readable(route.folder)).flatMap((route) => routesOf(api, route)) };
   sendCached(req, res, body, [param(req, 'env'), api.key, ...api.routes.map((r) => r.folder)]);
 }

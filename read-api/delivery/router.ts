@@ -10,6 +10,7 @@ import type { McpEndpoint } from './mcp/endpoint.js';
 import { routerIntrospection } from './router-introspection.js';
 import type { DeliveryApi, DeliveryRouting } from './routing.js';
 import { collectionSchema } from './schema.js';
+import { notRemembered } from './served-cache.js';
 import { matchRoute, type Match } from './scope.js';
 import { searchCollection, type SearchDeps } from './search/handler.js';
 import type { DeliveryWrites } from './writes.js';
@@ -61,20 +62,22 @@ export function deliveryRouter({ routing, index, auth, writes, mcp, search }: De
     const writing = !searching && writes !== undefined && (req.method === 'POST' || req.method === 'PUT');
     if (req.method !== 'GET' && req.method !== 'HEAD' && !writing && !searching) throw notFound('route_not_found', 'Route');
     const caller = await auth.authenticate(req, res, env, api);
+    const readable = (folder: string): boolean => auth.may(caller, api, folder, 'read');
+    if (!auth.readsEverything(caller, api)) notRemembered(req);
     if (searching && search) {
       if (res.locals.bodyError) throw res.locals.bodyError;
       const match = resolve(api, segments.slice(0, -1));
       auth.authorize(res, caller, api, match.route.folder, 'read');
-      return searchCollection(search, req, res, { env, api, match, routing });
+      return searchCollection(search, req, res, { env, api, match, routing, readable });
     }
     if (segments.length === 1 && segments[0] === '_router') {
       if (req.method !== 'GET' && req.method !== 'HEAD') throw notFound('route_not_found', 'Route');
-      return routerIntrospection(req, res, api);
+      return routerIntrospection(req, res, api, readable);
     }
     const match = resolve(api, segments);
     if (writing && writes) return writes.handle(req, res, { env, api, match, caller });
     auth.authorize(res, caller, api, match.route.folder, 'read');
-    const context: ListContext = { env, api, match, index, routing };
+    const context: ListContext = { env, api, match, index, routing, readable };
     const [key] = match.rest;
     if (key === undefined) return listDocuments(req, res, context);
     if (key === '_schema') return collectionSchema(req, res, context);

@@ -47,6 +47,11 @@ export function rememberServed(request: object, answer: ServedAnswer, surrogateK
   found.cache.fill(found.admission, answer, surrogateKeys);
 }
 
+/** Keeps the answer of this request out of memory: it depends on who asked (docs/decisions/0161). */
+export function notRemembered(request: object): void {
+  admitted.delete(request);
+}
+
 export class ServedCache {
   private readonly entries = new Map<string, ServedEntry>();
   private readonly byDep = new Map<string, Set<string>>();

@@ -59,6 +59,18 @@ describe('roles decider', () => {
     const data = { env: 'e', kind: 'delivery', role: 'a', ...perm('flux-apis', objects) } as const;
     spec.given([role('a'), { type: 'PermissionCreated', data }]).when({ type: 'AddPermissionObject', data: { env: 'e', kind: 'delivery', role: 'a', content_type: 'flux-apis', object_key: 'x' } }).thenThrows('validation_error');
   });
+  it('counts objects across the role\'s permissions, but lets a role over the limit shrink', () => {
+    const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+    const data = (content_type: string, objects: string[]) => ({ env: 'e', kind: 'delivery', role: 'a', ...perm(content_type, objects) }) as const;
+    const created = (content_type: string, objects: string[]) => ({ type: 'PermissionCreated', data: data(content_type, objects) }) as const;
+    const set = (content_type: string, objects: string[]) => ({ type: 'SetPermission', data: data(content_type, objects) }) as const;
+    spec.given([role('a'), created('flux-apis', ids('a', 40))]).when(set('collections', ids('c', 11))).thenThrows('validation_error', { objects: ['at most 50 objects per role'] });
+    spec.given([role('a'), created('flux-apis', ids('a', 40))]).when(set('collections', ids('c', 10))).then([created('collections', ids('c', 10))]);
+    // A role from before the rule, with 60 objects, may still drop some.
+    spec.given([role('a'), created('flux-apis', ids('a', 40)), created('collections', ids('c', 20))])
+      .when(set('collections', ids('c', 15)))
+      .then([{ type: 'PermissionUpdated', data: data('collections', ids('c', 15)) }]);
+  });
 });
 
 describe('access rules', () => {

@@ -13,7 +13,7 @@ describe('management and delivery API keys: create, list, get, PUT, DELETE', () 
   it('creates a delivery key (201) with a P-256 pair, the secret once, and bearer_token_prefix null', async () => {
     const r = await s.api('POST', keys('delivery-api'), { description: 'site' });
     expect(r.status).to.equal(201);
-    expect(r.body).to.have.all.keys('key', 'description', 'public_key', 'secret_key', 'role', 'environment', 'created_at', 'bearer_token_prefix');
+    expect(r.body).to.have.all.keys('key', 'description', 'public_key', 'secret_key', 'role', 'environment', 'created_at', 'bearer_token_prefix', 'spend_cap_usd');
     expect(r.body).to.include({ description: 'site', role: null, environment: s.env, bearer_token_prefix: null });
     expect(Buffer.from(r.body.public_key, 'base64')).to.have.length(33);
     const got = await s.api('GET', `${keys('delivery-api')}${r.body.key}/`);

@@ -185,6 +185,59 @@ describe('delivery reads answered from served bytes', () => {
     expect((await f.get(path, bearer)).status).to.equal(401);
   });
 
+  it('never serves a key limited to some collections a remembered answer holding others, and follows its role at once', async () => {
+    const e = v1(s, '');
+    const roleKey = (await s.api('POST', `${e}/permissions/delivery-api/roles/`, { name: 'articles only' })).body.key;
+    const perms = `${e}/permissions/delivery-api/roles/${roleKey}/permissions/`;
+    const limitTo = async (objects: string[]) =>
+      expect((await s.api('POST', `${perms}batch/`, [
+        { content_type: 'flux-apis', actions: ['read'], all_objects: true },
+        { content_type: 'collections', actions: ['read'], all_objects: false, objects },
+      ])).status).to.equal(200);
+    await limitTo([f.articles]);
+    const limited = (await s.api('POST', `${e}/permissions/delivery-api/api-keys/`, { role: roleKey })).body;
+    const key = { authorization: `Simple ${limited.public_key}:${limited.secret_key}` };
+    const path = `site/articles/${f.a[0]}/?populate=author`;
+    // Remembered for anonymous readers, with the author populated.
+    const anonymous = await f.get(path);
+    expect((await f.get(path)).body).to.deep.equal(anonymous.body);
+    expect(anonymous.body.data.author._sys.key).to.equal(f.author);
+    for (let i = 0; i < 3; i++) {
+      const mine = await f.get(path, key);
+      expect(mine.status).to.equal(200);
+      expect(mine.body.data.author).to.equal(`${f.authors}::${f.author}`);
+    }
+    // The key's answer was not remembered for anyone else either.
+    expect((await f.get(path)).body).to.deep.equal(anonymous.body);
+    // A remembered list of a collection outside its role stays refused.
+    expect((await f.get('site/authors/')).status).to.equal(200);
+    expect((await f.get('site/authors/')).status).to.equal(200);
+    for (let i = 0; i < 2; i++) expect((await f.get('site/authors/', key)).body.error_code).to.equal('access_denied');
+    // Granting the authors populates at once, and the key now reads the remembered bytes.
+    await limitTo([f.articles, f.authors, f.companies]);
+    for (let i = 0; i < 2; i++) {
+      const now = await f.get(path, key);
+      expect(now.body).to.deep.equal(anonymous.body);
+      expect(headersOf(now)).to.deep.equal(headersOf(anonymous));
+    }
+    // Taking the articles away refuses at once, though their bytes are remembered.
+    await limitTo([f.authors]);
+    const refused = await f.get(path, key);
+    expect(refused.status).to.equal(403);
+    expect(refused.body.error_code).to.equal('access_denied');
+    expect((await f.get('site/authors/', key)).status).to.equal(200);
+    // A key limited to the site API gets no remembered answer of another API.
+    await s.api('POST', `${perms}batch/`, [{ content_type: 'flux-apis', actions: ['read'], all_objects: false, objects: [f.siteApi] }]);
+    expect((await f.get('noco/articles/')).status).to.equal(200);
+    expect((await f.get('noco/articles/')).status).to.equal(200);
+    expect((await f.get('site/articles/', key)).status).to.equal(200);
+    for (let i = 0; i < 2; i++) {
+      const other = await f.get('noco/articles/', key);
+      expect(other.status).to.equal(401);
+      expect(other.body.error_code).to.equal('authentication_required');
+    }
+  });
+
   it('refuses a remembered read once its environment is disabled', async () => {
     const org = (await s.api('GET', '/organizations/')).body[0].key;
     const project = (await s.api('GET', `/organizations/${org}/projects/`)).body.results[0].key;

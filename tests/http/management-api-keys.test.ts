@@ -13,7 +13,7 @@ describe('management API keys over HTTP', () => {
   it('creates a key (201) and shows its secret only in that response', async () => {
     const r = await s.api('POST', path(), { description: 'CI' });
     expect(r.status).to.equal(201);
-    expect(r.body).to.have.all.keys('key', 'description', 'public_key', 'secret_key', 'role', 'environment', 'created_at');
+    expect(r.body).to.have.all.keys('key', 'description', 'public_key', 'secret_key', 'role', 'environment', 'created_at', 'spend_cap_usd');
     expect(r.body).to.include({ description: 'CI', role: null, environment: s.env });
     expect(Buffer.from(r.body.public_key, 'base64')).to.have.length(33);
     const got = await s.api('GET', `${path()}${r.body.key}/`);

@@ -157,7 +157,14 @@ describe('event replay for auditors (NDJSON and server-sent events)', () => {
   it('answers 403 permission_denied to a caller who is not an organization administrator, 401 without credentials, 404 for an unknown environment', async () => {
     const key = await s.api('POST', v1(s, '/permissions/management-api/api-keys/'), { description: 'auditor?' });
     const token = `Bearer ${key.body.public_key}:${key.body.secret_key}`;
-    for (const path of [v1(s, '/events/stream/'), '/v1/global-events/stream/', '/v1/global-events/verify/']) {
+    // A management key replays its own environment (what its role may read, docs/decisions/0160), never the organization.
+    const own = await ndjson(s, v1(s, '/events/stream/?event_type=ApiKeyCreated'), { authorization: token });
+    expect(own.status).to.equal(200);
+    expect(own.lines.map((l) => l.data.key)).to.include(key.body.key);
+    expect(own.lines.every((l) => l.data.secret_hash === null)).to.equal(true);
+    const admin = await ndjson(s, v1(s, '/events/stream/?event_type=ApiKeyCreated'));
+    expect(admin.lines.every((l) => typeof l.data.secret_hash === 'string')).to.equal(true);
+    for (const path of ['/v1/global-events/stream/', '/v1/global-events/verify/']) {
       const r = await s.api('GET', path, undefined, { authorization: token });
       expect(r.status, path).to.equal(403);
       expect(r.body.error_code).to.equal('permission_denied');

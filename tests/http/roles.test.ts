@@ -68,6 +68,31 @@ describe('management and delivery roles with permissions', () => {
     expect((await s.api('GET', `${perms}objects/?content_type=resources`)).body).to.have.length(49);
   });
 
+  it('counts the object IDs of all a role\'s permissions together: at most 50 per role', async () => {
+    const role = (await s.api('POST', roles('management-api'), { name: 'Fifty' })).body.key;
+    const perms = `${roles('management-api')}${role}/permissions/`;
+    const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+    expect((await s.api('POST', perms, { content_type: 'collections', actions: ['read'], all_objects: false, objects: ids('c', 30) })).status).to.equal(201);
+    const over = await s.api('POST', perms, { content_type: 'resources', actions: ['read'], all_objects: false, objects: ids('r', 21) });
+    expect(over.status).to.equal(422);
+    expect(over.body).to.deep.include({ error_code: 'validation_error', detail: { objects: ['at most 50 objects per role'] } });
+    expect((await s.api('POST', perms, { content_type: 'resources', actions: ['read'], all_objects: false, objects: ids('r', 20) })).status).to.equal(201);
+    const oneMore = await s.api('POST', `${perms}objects/`, { content_type: 'collections', object_key: 'extra' });
+    expect(oneMore.status).to.equal(422);
+    const batch = await s.api('POST', `${perms}batch/`, [
+      { content_type: 'collections', actions: ['read'], all_objects: false, objects: ids('c', 26) },
+      { content_type: 'locales', actions: ['read'], all_objects: false, objects: ids('l', 25) },
+    ]);
+    expect(batch.status).to.equal(422);
+    // Nothing of the refused writes was kept.
+    const kept = (await s.api('GET', perms)).body as { content_type: string; objects: string[] }[];
+    expect(kept.map((p) => [p.content_type, p.objects.length])).to.deep.equal([['collections', 30], ['resources', 20]]);
+    expect((await s.api('DELETE', `${perms}objects/`, { content_type: 'collections', object_key: 'c0' })).status).to.equal(204);
+    expect((await s.api('POST', `${perms}objects/`, { content_type: 'resources', object_key: 'extra' })).status).to.equal(201);
+    // Frees its slot of the plan's roles quota for the tests after it.
+    expect((await s.api('DELETE', `${roles('management-api')}${role}/`)).status).to.equal(204);
+  });
+
   it('audits roles and permissions with the specification types and metadata', async () => {
     const role = (await s.api('POST', roles('delivery-api'), { name: 'Audited', description: 'd' })).body.key;
     await s.api('POST', `${roles('delivery-api')}${role}/permissions/`, { content_type: 'flux-apis', actions: ['read'] });

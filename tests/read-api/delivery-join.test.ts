@@ -41,7 +41,7 @@ const api: DeliveryApi = {
   cors_origins: [],
   routes: [route('articles', ['get_many', 'get_one']), route('people', ['get_many', 'get_one']), route('tags', ['get_many']), route('hidden', ['get_one'])],
 };
-const context = { api, model: envModel, catalog: articles.catalog, locale: 'en' };
+const context = { api, model: envModel, catalog: articles.catalog, locale: 'en', readable: () => true };
 
 const refusal = (run: () => unknown): string[] => {
   try {
@@ -112,5 +112,20 @@ describe('delivery join parsing', () => {
       op: 'eq',
       value: 'k',
     });
+  });
+
+  it('refuses with 403 access_denied a join into a collection the key may not read, once the join is well formed', () => {
+    const join = { as: { p: 'people' }, relations: [{ source: '$', target: 'p', source_field: 'author' }] };
+    const limited = { ...context, readable: (folder: string) => folder !== 'people' };
+    let error: unknown;
+    try {
+      parseJoin(join, {}, limited);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).to.be.instanceOf(DomainError);
+    expect((error as DomainError).code).to.equal('access_denied');
+    expect(refusal(() => parseJoin({ as: { p: 'people' }, relations: [] }, {}, limited))).to.deep.equal(['as.p: no relation joins it']);
+    expect(parseJoin(join, {}, { ...context, readable: (folder: string) => folder === 'people' }).joins).to.have.length(1);
   });
 });

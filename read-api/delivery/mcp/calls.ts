@@ -13,6 +13,8 @@ export type CallContext = {
   readonly caller: Caller;
   /** Dot paths of a collection's `text` fields. */
   readonly textFields: (folder: string) => Promise<readonly string[]>;
+  /** Whether the caller's key may read a collection: `discover` lists only those (docs/decisions/0161). */
+  readonly readable: (folder: string) => boolean;
 };
 
 const text = (value: unknown): ToolResult => ({ content: [{ type: 'text', text: JSON.stringify(value) }] });
@@ -79,7 +81,7 @@ export async function callTool(context: CallContext, name: ToolName, args: Args)
   if (name === 'discover') {
     return text({
       api: api.prefix,
-      collections: api.routes.map((route) => ({
+      collections: api.routes.filter((route) => context.readable(route.folder)).map((route) => ({
         name: route.name,
         folder: route.folder,
         alias: route.steps[route.steps.length - 1]?.alias ?? '',

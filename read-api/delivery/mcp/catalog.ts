@@ -30,15 +30,20 @@ const FIELDS = { type: 'array', items: { type: 'string', maxLength: 255 }, maxIt
 const LIMIT = { type: 'integer', minimum: 1, maximum: 100 };
 const NEXT = { type: 'string', maxLength: 4096, description: 'The cursor of the next page, from the previous answer.' };
 
-/** One line per collection whose connection allows `method`: its path and the connection's description. */
-function lines(api: DeliveryApi, method: string, text: (route: DeliveryRoute) => string): string {
-  const routes = api.routes.filter((r) => r.allowed_methods.includes(method));
+/** Whether the caller's key may do an action on a collection (its role). */
+export type MayOn = (folder: string, action: 'read' | 'create' | 'update') => boolean;
+
+const actionOf = (method: string): 'read' | 'create' | 'update' => (method === 'create' || method === 'update' ? method : 'read');
+
+/** One line per collection whose connection allows `method` and the caller's role the action: its path and the connection's description. */
+function lines(api: DeliveryApi, may: MayOn, method: string, text: (route: DeliveryRoute) => string): string {
+  const routes = api.routes.filter((r) => r.allowed_methods.includes(method) && may(r.folder, actionOf(method)));
   if (routes.length === 0) return ' No collection of this API allows it.';
   return `\n${routes.map((r) => `- ${pathTemplate(r)} (${r.name}): ${text(r)}`).join('\n')}`;
 }
 
-/** The tool list of an API as a caller sees it now; descriptions come from the connections. */
-export function toolCatalog(api: DeliveryApi, mayWrite: boolean): ToolDefinition[] {
+/** The tool list of an API as a caller sees it now; descriptions come from the connections the caller's role reaches. */
+export function toolCatalog(api: DeliveryApi, mayWrite: boolean, may: MayOn = () => true): ToolDefinition[] {
   const tools: ToolDefinition[] = [
     {
       name: 'discover',
@@ -47,12 +52,12 @@ export function toolCatalog(api: DeliveryApi, mayWrite: boolean): ToolDefinition
     },
     {
       name: 'get_schema',
-      description: `Returns the JSON schema of a collection's records, with its searchable fields.${lines(api, 'get_many', (r) => r.descriptions.schema)}`,
+      description: `Returns the JSON schema of a collection's records, with its searchable fields.${lines(api, may, 'get_many', (r) => r.descriptions.schema)}`,
       inputSchema: { type: 'object', properties: { collection_path: COLLECTION_PATH }, required: ['collection_path'], additionalProperties: false },
     },
     {
       name: 'get_record',
-      description: `Returns one record by key.${lines(api, 'get_one', (r) => r.descriptions.get_one)}`,
+      description: `Returns one record by key.${lines(api, may, 'get_one', (r) => r.descriptions.get_one)}`,
       inputSchema: {
         type: 'object',
         properties: { collection_path: COLLECTION_PATH, key: KEY, return_locales: LOCALES, fallback_locales: { type: 'boolean' }, populate: { type: 'string', maxLength: 1000 } },
@@ -62,7 +67,7 @@ export function toolCatalog(api: DeliveryApi, mayWrite: boolean): ToolDefinition
     },
     {
       name: 'query_records',
-      description: `Lists records page by page, filtered and sorted.${lines(api, 'get_many', (r) => r.descriptions.get_many)}`,
+      description: `Lists records page by page, filtered and sorted.${lines(api, may, 'get_many', (r) => r.descriptions.get_many)}`,
       inputSchema: {
         type: 'object',
         properties: {
@@ -83,7 +88,7 @@ export function toolCatalog(api: DeliveryApi, mayWrite: boolean): ToolDefinition
     },
     {
       name: 'search_records',
-      description: `Searches records: full text, vector (semantic), hybrid or vector-boosted, with filters.${lines(api, 'get_many', (r) => r.descriptions.search)}`,
+      description: `Searches records: full text, vector (semantic), hybrid or vector-boosted, with filters.${lines(api, may, 'get_many', (r) => r.descriptions.search)}`,
       inputSchema: {
         type: 'object',
         properties: {
@@ -113,7 +118,7 @@ export function toolCatalog(api: DeliveryApi, mayWrite: boolean): ToolDefinition
     ...tools,
     {
       name: 'create_record',
-      description: `Creates and publishes a record (needs a key with the create grant).${lines(api, 'create', () => 'accepts new records')}`,
+      description: `Creates and publishes a record (needs a key with the create grant).${lines(api, may, 'create', () => 'accepts new records')}`,
       inputSchema: {
         type: 'object',
         properties: { collection_path: COLLECTION_PATH, data: { type: 'object' }, key: { ...KEY, description: 'An optional external id that makes the create idempotent.' } },
@@ -123,7 +128,7 @@ export function toolCatalog(api: DeliveryApi, mayWrite: boolean): ToolDefinition
     },
     {
       name: 'update_record',
-      description: `Replaces a record's data and publishes it (needs a key with the update grant).${lines(api, 'update', () => 'accepts replacements')}`,
+      description: `Replaces a record's data and publishes it (needs a key with the update grant).${lines(api, may, 'update', () => 'accepts replacements')}`,
       inputSchema: {
         type: 'object',
         properties: { collection_path: COLLECTION_PATH, key: KEY, data: { type: 'object' } },

@@ -74,14 +74,16 @@ export class McpEndpoint {
     const infoOf = (extra: { authInfo?: { extra?: Record<string, unknown> } }): CallerInfo => extra.authInfo?.extra?.info as CallerInfo;
     server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
       const api = current();
-      return { tools: toolCatalog(api, mayWrite(this.deps.auth, api, infoOf(extra).key)) };
+      const { key } = infoOf(extra);
+      return { tools: toolCatalog(api, mayWrite(this.deps.auth, api, key), (folder, action) => this.deps.auth.may(key, api, folder, action)) };
     });
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const api = current();
       const name = request.params.name as ToolName;
       const args = validated(api, name, request.params.arguments);
-      const { caller } = infoOf(extra);
-      return callTool({ api, caller, textFields: (folder) => textFieldPaths(this.deps.readStore, env, folder) }, name, args);
+      const { caller, key } = infoOf(extra);
+      const readable = (folder: string): boolean => this.deps.auth.may(key, api, folder, 'read');
+      return callTool({ api, caller, readable, textFields: (folder) => textFieldPaths(this.deps.readStore, env, folder) }, name, args);
     });
     return server;
   }

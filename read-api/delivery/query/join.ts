@@ -7,7 +7,14 @@ import { resolveField } from './fields.js';
 import { parseWhereNode } from './where.js';
 
 /** What a join is checked against: the API (its connections), the environment's schemas, the queried collection. */
-export type JoinContext = { readonly api: DeliveryApi; readonly model: EnvModel; readonly catalog: Catalog; readonly locale: string };
+export type JoinContext = {
+  readonly api: DeliveryApi;
+  readonly model: EnvModel;
+  readonly catalog: Catalog;
+  readonly locale: string;
+  /** Whether the reader's key may read a collection: joining one it may not is 403 access_denied (docs/decisions/0161). */
+  readonly readable: (folder: string) => boolean;
+};
 
 const ALIAS = /^[A-Za-z][A-Za-z0-9_]*$/;
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -16,7 +23,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
  * A request's `join` (docs/decisions/0046): `{"as": {"<alias>": "<collection alias>"}, "relations":
  * [{"source": "$", "target": "<alias>", "source_field": "<reference or relation field>"}]}`, and
  * the `where` trees keyed by those aliases. At most 3 joined collections; each must be connected
- * to this API with get_many; its tree may name data fields only with get_one there.
+ * to this API with get_many and readable by the key; its tree may name data fields only with get_one there.
  */
 export function parseJoin(join: unknown, where: unknown, context: JoinContext): { joins: JoinFilter[]; aliases: Set<string> } {
   const errors: string[] = [];
@@ -61,6 +68,9 @@ export function parseJoin(join: unknown, where: unknown, context: JoinContext): 
   }
   for (const alias of targets.keys()) if (!fields.has(alias)) errors.push(`as.${alias}: no relation joins it`);
   if (errors.length > 0) return refuse();
+  if ([...targets.values()].some((t) => !context.readable(t.folder))) {
+    throw new DomainError('access_denied', 'The key may not read a joined collection.', { action: 'read' });
+  }
   const trees = isObject(where) ? where : {};
   const joins = [...targets].map(([alias, { folder, catalog }]): JoinFilter => {
     const tree = trees[alias];

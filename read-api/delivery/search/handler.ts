@@ -41,7 +41,7 @@ export const SEARCH_PARAMETERS = ['limit', 'next', 'previous', 'search_locale', 
  * over the published documents of a collection the connection lets the reader list. Results
  * are shaped as list items are (localized, populated, narrowed to `fields`).
  */
-export async function searchCollection(deps: SearchDeps, req: Request, res: Response, { env, api, match, routing }: Omit<ListContext, 'index'>): Promise<void> {
+export async function searchCollection(deps: SearchDeps, req: Request, res: Response, { env, api, match, routing, readable }: Omit<ListContext, 'index'>): Promise<void> {
   const { index, embedder } = deps;
   if (match.rest.length > 0) throw notFound('route_not_found', 'Route');
   const { route } = match;
@@ -59,7 +59,7 @@ export async function searchCollection(deps: SearchDeps, req: Request, res: Resp
   const catalog = withData ? (collection?.catalog ?? new Map()) : new Map();
   const options = { ...readOptions(query, model.locales, catalog), fields: request.fields?.map((f) => f.split('.')) ?? null };
   const context = { catalog, locale: options.searchLocale };
-  const { joins, aliases } = parseJoin(request.join, request.where, { api, model, catalog, locale: options.searchLocale });
+  const { joins, aliases } = parseJoin(request.join, request.where, { api, model, catalog, locale: options.searchLocale, readable });
   const where = parseWhereTree(request.where, context, aliases);
   const sort = parseSort(request.sort ?? undefined, context);
   const owners = await ownersOf(index, env, match);
@@ -70,7 +70,7 @@ export async function searchCollection(deps: SearchDeps, req: Request, res: Resp
   const ranked = await rankedKeys({ index, embedder, env, folder, locale: options.searchLocale }, request, depth);
   const page = ranked === null ? await listPage(index, env, folder, filter, ask) : await rankedPage(index, env, folder, ranked, filter, ask);
   const cursor = (name: 'next' | 'previous', value: string | null) => (value === null ? null : urlWith(req, { next: null, previous: null, [name]: value }));
-  const ctx: PopulateContext = { env, api, model, index, options, seen: new Map() };
+  const ctx: PopulateContext = { env, api, model, index, options, seen: new Map(), readable };
   const results = [];
   for (const doc of page.docs) results.push(await shapeItem(doc, withData, collection, ctx));
   res.json({

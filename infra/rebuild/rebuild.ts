@@ -54,7 +54,7 @@ export async function rebuildProjections(config: Config, progress?: ReplayProgre
   removeDb(building);
   const shadow = new SqliteReadStore(readFile, SHADOW);
   // The delivery index is rebuilt at the same time, in a thread of its own (docs/decisions/0141).
-  const delivery = workerTask<DeliveryRebuild>('delivery-worker', { config, building });
+  const delivery = workerTask<DeliveryRebuild>(import.meta.url, 'delivery-worker', { config, building });
   try {
     const buffered = new BufferedReadStore(shadow);
     const readModels = readModelTarget(buffered, READ_MODELS);

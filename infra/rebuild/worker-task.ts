@@ -14,14 +14,14 @@ export type WorkerTask<T> = {
 };
 
 /**
- * Runs the module `name` of this folder in a worker thread with `data` as its `workerData`
- * (docs/decisions/0141). Built, the module is plain JavaScript; run from the TypeScript sources
- * (tests, the benchmark), the thread registers tsx before importing it, as a worker does not
- * inherit the loader the main thread was started with.
+ * Runs the module `name` beside the module `from` (its `import.meta.url`) in a worker thread,
+ * with `data` as its `workerData` (docs/decisions/0141). Built, the module is plain JavaScript;
+ * run from the TypeScript sources (tests, the benchmark), the thread registers tsx before
+ * importing it, as a worker does not inherit the loader the main thread was started with.
  */
-export function workerTask<T>(name: string, data: unknown): WorkerTask<T> {
-  const ext = extname(new URL(import.meta.url).pathname);
-  const entry = JSON.stringify(new URL(`./${name}${ext}`, import.meta.url).href);
+export function workerTask<T>(from: string, name: string, data: unknown): WorkerTask<T> {
+  const ext = extname(new URL(from).pathname);
+  const entry = JSON.stringify(new URL(`./${name}${ext}`, from).href);
   const source =
     ext === '.ts'
       ? `import(${JSON.stringify(tsxApi())}).then(({ register }) => { register(); return import(${entry}); })`

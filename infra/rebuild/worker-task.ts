@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { parentPort, Worker } from 'node:worker_threads';
 
 /** tsx's ESM registration module (resolving through `require` finds its CommonJS twin beside it). */
 const tsxApi = (): string => pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/esm/api')), 'index.mjs')).href;
@@ -48,4 +48,18 @@ export function workerTask<T>(from: string, name: string, data: unknown): Worker
       await exit;
     },
   };
+}
+
+/**
+ * In the worker's module: posts what `work` resolves to, or ends the thread with its failure as
+ * a native Error. Only those cross to the main thread with their message: SQLite's errors, for
+ * one, would arrive as `{ code }` alone.
+ */
+export async function answer<T>(work: Promise<T>): Promise<void> {
+  try {
+    parentPort?.postMessage(await work);
+  } catch (error) {
+    if (error instanceof Error) throw Object.assign(new Error(`${error.name}: ${error.message}`), { stack: error.stack });
+    throw error;
+  }
 }

@@ -10,11 +10,12 @@ describe('a module run in a worker thread (the rebuild of the delivery index)', 
     await task.stop();
   });
 
-  it('rejects with the error the module threw', async () => {
+  it("rejects with the module's error and its message, a SQLite error too", async () => {
     const task = workerTask(here, 'echo', { n: 1, fail: true });
     let error: unknown;
     await task.result.catch((e: unknown) => (error = e));
-    expect(String(error)).to.contain('failed on 1');
+    expect(error).to.be.instanceOf(Error);
+    expect(String(error)).to.contain('SqliteError: no such table: missing_1');
     await task.stop();
   });
 

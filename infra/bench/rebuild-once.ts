@@ -1,5 +1,5 @@
 // `npx tsx infra/bench/rebuild-once.ts DIR`: `npm run rebuild`'s work on DIR alone, printing its
-// rate and phases; run with `node --cpu-prof --import tsx` to profile it (docs/decisions/0140).
+// rate and phases; run with `node --cpu-prof --import tsx` to profile it (docs/decisions/0141).
 import { loadConfig } from '../config.js';
 import { rebuildProjections } from '../rebuild/rebuild.js';
 

@@ -1,5 +1,5 @@
 // `npx tsx infra/bench/rebuild-data.ts DIR [RESOURCES]`: seeds a data directory for profiling
-// `npm run rebuild` (docs/decisions/0140): the service in this process on 127.0.0.1, the
+// `npm run rebuild` (docs/decisions/0141): the service in this process on 127.0.0.1, the
 // benchmark's collection and resources (POST ?wait=false, as `npm run bench` seeds), so the log
 // has the benchmark's mix of events. Leaves DIR for
 // `npx tsx infra/bench/rebuild-once.ts DIR`.

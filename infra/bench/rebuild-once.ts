@@ -1,5 +1,5 @@
 // `npx tsx infra/bench/rebuild-once.ts DIR`: `npm run rebuild`'s work on DIR alone, printing its
-// rate and phases; run with `node --cpu-prof --import tsx` to profile it (docs/decisions/0140).
+// rate and phases; run with `node --cpu-prof --import tsx` to profile it (docs/decisions/0141).
 import { loadConfig } from '../config.js';
 import { rebuildProjections } from '../rebuild/rebuild.js';
 
@@ -13,5 +13,5 @@ const report = await rebuildProjections(loadConfig({ DATA_DIR: dir, LOG_LEVEL: '
 const rate = (seconds: number) => (report.events / Math.max(seconds, 0.001)).toFixed(0);
 process.stdout.write(
   `rebuilt ${report.events} events in ${report.seconds.toFixed(2)} s: ${rate(report.seconds)} events/s end to end;` +
-    ` replay ${report.replaySeconds.toFixed(2)} s (${rate(report.replaySeconds)} events/s); cpu ${((process.cpuUsage(cpu).user + process.cpuUsage(cpu).system) / 1e6).toFixed(2)} s; rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB\n`,
+    ` replay ${report.replaySeconds.toFixed(2)} s (${rate(report.replaySeconds)} events/s); read models swapped in at ${report.readModelSeconds.toFixed(2)} s, delivery index written at ${report.deliverySeconds.toFixed(2)} s; cpu ${((process.cpuUsage(cpu).user + process.cpuUsage(cpu).system) / 1e6).toFixed(2)} s; rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB\n`,
 );

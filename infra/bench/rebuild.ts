@@ -41,7 +41,8 @@ export async function rebuildScenario(dataDir: string): Promise<string[]> {
   const rate = report.events / Math.max(report.seconds, 0.001);
   return [
     `rebuild: ${report.events} events in ${report.seconds.toFixed(2)} s: ${rate.toFixed(0)} events/s end to end (goal ${GOAL}: ${rate >= GOAL ? 'met' : 'not met'});` +
-      ` replaying through the projections alone ${(report.events / Math.max(report.replaySeconds, 0.001)).toFixed(0)} events/s`,
+      ` replaying through the read-model projections alone ${(report.events / Math.max(report.replaySeconds, 0.001)).toFixed(0)} events/s;` +
+      ` read models swapped in at ${report.readModelSeconds.toFixed(2)} s, delivery index written (in its own thread) at ${report.deliverySeconds.toFixed(2)} s`,
     `rebuild baseline, reading the log alone: ${read.toFixed(0)} events/s; rebuild / read = ${(rate / read).toFixed(3)}`,
   ];
 }

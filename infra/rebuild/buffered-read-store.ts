@@ -51,13 +51,14 @@ export class BufferedReadStore implements ReadStore {
         const stored = await this.inner.collection<T>(name).get(id);
         return stored && !this.removals.some((r) => r.collection === name && matchesFilter(stored, r.filter)) ? stored : null;
       },
+      // The size counts documents held, not writes: a counter written at every event is one document.
       upsert: async (doc) => {
+        if (!docs.has(doc._id)) this.size += 1;
         docs.set(doc._id, doc);
-        this.size += 1;
       },
       delete: async (id) => {
+        if (!docs.has(id)) this.size += 1;
         docs.set(id, null);
-        this.size += 1;
       },
       deleteMany: async (filter) => {
         let removed = 0;

@@ -129,7 +129,8 @@ export class BufferedSearchIndex implements SearchIndex {
   /** The metadata and the search entries of the bulk-loaded documents, in one unit of work at the first consumer's position (already saved). */
   private async writeSearch(target: SearchIndex): Promise<void> {
     const [first] = this.positions;
-    const searched = [...this.buffer.values()].filter((entry) => entry.doc && entry.entries);
+    // A loaded document has no search rows yet: empty entries would only clear nothing.
+    const searched = [...this.buffer.values()].filter((entry) => entry.doc && entry.entries && (entry.entries.texts.length > 0 || entry.entries.vectors.length > 0));
     if (!first || (this.metas.size === 0 && searched.length === 0)) return;
     await target.unitOfWork(first[0], first[1], async (tx) => {
       for (const [metaId, value] of this.metas) await tx.setMeta(metaId, value);

@@ -2,27 +2,28 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Position } from '../../commands/ports.js';
 import { READ_MODELS, REVISION_MODELS } from '../../projections/catalog.js';
-import { deliveryTarget } from '../../projections/delivery-index.js';
 import { readModelTarget } from '../../projections/read-model-target.js';
 import { usageTarget } from '../../projections/usage.js';
 import { replayInto, type ReplayProgress } from '../../projections/rebuild.js';
 import { openEventStoreOf } from '../cli/event-store.js';
 import type { Config } from '../config.js';
-import { createEmbedder } from '../embeddings/create.js';
-import { bulkLoadDelivery } from '../sqlite/delivery-bulk-load.js';
 import { REBUILT_DELIVERY } from '../sqlite/delivery-adopt.js';
 import { clearShadow, SHADOW, swapInReadModels } from '../sqlite/read-model-swap.js';
 import { SqliteReadStore } from '../sqlite/read-store.js';
-import { SqliteSearchIndex } from '../sqlite/search-index.js';
 import { BufferedReadStore } from './buffered-read-store.js';
-import { BufferedSearchIndex } from './buffered-search-index.js';
+import type { DeliveryRebuild } from './delivery-rebuild.js';
+import { workerTask } from './worker-task.js';
 
 export type RebuildReport = {
   readonly events: number;
   /** From the start to the swapped-in read models and the written delivery index. */
   readonly seconds: number;
-  /** Of which replaying the events through the projections (the rest: writing out, swapping, fixed costs). */
+  /** Of which replaying the events through the read-model projections (the rest: writing out, swapping, fixed costs). */
   readonly replaySeconds: number;
+  /** From the start to the swapped-in read models. */
+  readonly readModelSeconds: number;
+  /** From the start to the written delivery index (built at the same time, in its own thread). */
+  readonly deliverySeconds: number;
   /** The position the read models were swapped in at. */
   readonly position: Position;
   /** Attempts at the swap (a running service that got ahead makes the rebuild catch up first). */
@@ -52,19 +53,14 @@ export async function rebuildProjections(config: Config, progress?: ReplayProgre
   clearShadow(readFile);
   removeDb(building);
   const shadow = new SqliteReadStore(readFile, SHADOW);
-  const index = new SqliteSearchIndex(building);
+  // The delivery index is rebuilt at the same time, in a thread of its own (docs/decisions/0141).
+  const delivery = workerTask<DeliveryRebuild>(import.meta.url, 'delivery-worker', { config, building });
   try {
     const buffered = new BufferedReadStore(shadow);
     const readModels = readModelTarget(buffered, READ_MODELS);
     const revisions = readModelTarget(buffered, REVISION_MODELS, 'revisions');
     // No prepare(): the rebuilt tables get their indexes when they are swapped in.
-    // The documents go in by one bulk load; the search entries and the projection's metadata through the index after it.
-    const delivery = new BufferedSearchIndex(index, async (docs, positions) => {
-      await index.close();
-      bulkLoadDelivery(building, docs, positions);
-      return new SqliteSearchIndex(building);
-    });
-    const targets = [readModels, revisions, usageTarget(buffered), deliveryTarget(delivery, createEmbedder(config.embeddings))];
+    const targets = [readModels, revisions, usageTarget(buffered)];
 
     const head = await eventStore.headPosition();
     onStart?.(/^\d+$/.test(head) ? Number(head) : 0);
@@ -81,12 +77,14 @@ export async function rebuildProjections(config: Config, progress?: ReplayProgre
       position = more.position;
       events += more.events;
     }
-    await delivery.flush();
-    await index.close();
+    const readModelSeconds = (performance.now() - started) / 1000;
+    const built = await delivery.result;
     renameSync(building, join(config.dataDir, REBUILT_DELIVERY));
-    return { events, seconds: (performance.now() - started) / 1000, replaySeconds, position, swapAttempts: attempts, deliveryFile: join(config.dataDir, REBUILT_DELIVERY) };
+    const deliverySeconds = (built.finishedAt - performance.timeOrigin - started) / 1000;
+    return { events, seconds: (performance.now() - started) / 1000, replaySeconds, readModelSeconds, deliverySeconds, position, swapAttempts: attempts, deliveryFile: join(config.dataDir, REBUILT_DELIVERY) };
   } finally {
-    await Promise.allSettled([shadow.close(), index.close(), eventStore.close()]);
+    await delivery.stop();
+    await Promise.allSettled([shadow.close(), eventStore.close()]);
     if (existsSync(building)) removeDb(building);
   }
 }

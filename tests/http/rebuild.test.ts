@@ -163,6 +163,17 @@ describe('npm run rebuild: every projection from zero, swapped in under a runnin
     expect(delivered.body.results).to.have.length(5);
   });
 
+  it('fails, leaving no delivery file behind, when the thread rebuilding the delivery index fails (an embeddings endpoint that refuses)', async () => {
+    const out = new PassThrough();
+    const err = new PassThrough();
+    let failure: unknown;
+    await rebuildCli(['--data-dir', s.dataDir], { EMBEDDINGS_URL: 'http://127.0.0.1:9/v1' }, out, err).catch((error: unknown) => (failure = error));
+    expect(String(failure)).to.match(/fetch failed|ECONNREFUSED/);
+    expect(existsSync(join(s.dataDir, 'delivery.rebuilding.db'))).to.equal(false);
+    expect(existsSync(join(s.dataDir, 'delivery.rebuilt.db'))).to.equal(false);
+    expect((await s.get(`${s.service.urls.delivery}/${s.env}/site/articles/?limit=50`)).status).to.equal(200);
+  });
+
   it('refuses unknown arguments with exit code 2', async () => {
     const out = new PassThrough();
     const err = new PassThrough();

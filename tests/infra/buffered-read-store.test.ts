@@ -40,6 +40,25 @@ describe('the rebuild buffer over a read store', () => {
     await direct.close();
   });
 
+  it('counts documents held, not writes: a counter written at every event never fills the buffer alone', async () => {
+    const inner = new SqliteReadStore(`${tempDir()}/counted.db`);
+    const buffered = new BufferedReadStore(inner, 3);
+    for (let i = 0; i < 10; i++) {
+      await buffered.unitOfWork('c', String(i).padStart(3, '0'), async (tx) => tx.collection('usage').upsert({ _id: 'org', writes: i }));
+    }
+    expect(await inner.collection('usage').count(), 'nothing written out yet').to.equal(0);
+    await buffered.unitOfWork('c', '010', async (tx) => {
+      await tx.collection('usage').upsert({ _id: 'env', resources: 1 });
+      await tx.collection('usage').delete('gone');
+    });
+    expect(await inner.collection('usage').find({}, { sort: [['_id', 1]] })).to.deep.equal([
+      { _id: 'env', resources: 1 },
+      { _id: 'org', writes: 9 },
+    ]);
+    expect(await inner.checkpoint('c')).to.equal('010');
+    await buffered.close();
+  });
+
   it('matches filters in memory as the SQL translation does: equality, null for missing, ranges, $in, $ne, $exists, $or', () => {
     const doc = { _id: 'a', folder: 'x', n: 3, nested: { k: 'v' }, none: null };
     expect(matchesFilter(doc, { folder: 'x', 'nested.k': 'v' })).to.equal(true);

@@ -129,6 +129,39 @@ describe('delivery lists answered by the front on their first read', () => {
     }
   });
 
+  it('answers a key it knows on a private API, and leaves unknown, wrong and denied keys to the express app', async () => {
+    const e = v1(s, '');
+    const privateApi = (await s.api('POST', `${e}/api/`, { name: 'Private', prefix: 'private', is_auth_required: true })).body.key;
+    expect((await s.api('POST', `${e}/api/${privateApi}/collections/`, { folder: f.articles, allowed_methods: ['get_many', 'get_one'] })).status).to.equal(201);
+    const full = (await s.api('POST', `${e}/permissions/delivery-api/api-keys/`, { role: null })).body;
+    const role = (await s.api('POST', `${e}/permissions/delivery-api/roles/`, { name: 'authors only' })).body.key;
+    await s.api('POST', `${e}/permissions/delivery-api/roles/${role}/permissions/batch/`, [
+      { content_type: 'flux-apis', actions: ['read'], all_objects: true },
+      { content_type: 'collections', actions: ['read'], all_objects: false, objects: [f.authors] },
+    ]);
+    const limited = (await s.api('POST', `${e}/permissions/delivery-api/api-keys/`, { role })).body;
+    const simple = { authorization: `Simple ${full.public_key}:${full.secret_key}` };
+    // The first read with the key: not known yet, so the express app authenticates it.
+    const before = expressCalls;
+    expect((await send(frontOrigin, `${envPath}/private/articles/?limit=1`, 'GET', simple)).status).to.equal(200);
+    expect(expressCalls - before).to.equal(1);
+    const known = await both('private/articles/?limit=2&sort=-views', 'GET', simple);
+    expect(known.front.status).to.equal(200);
+    expect(known.entered).to.equal(0);
+    expect(known.front.body).to.equal(known.express.body);
+    expect(stable(known.front)).to.deep.equal(stable(known.express));
+    for (const [headers, status] of [
+      [{ authorization: `Simple ${full.public_key}:wrong` }, 401],
+      [{}, 401],
+      [{ authorization: `Simple ${limited.public_key}:${limited.secret_key}` }, 403],
+      [{ authorization: `Simple ${limited.public_key}:${limited.secret_key}` }, 403],
+    ] as const) {
+      const refused = await both('private/articles/?limit=3', 'GET', headers);
+      expect(refused.front.status).to.equal(status);
+      expect(refused.entered).to.equal(1);
+    }
+  });
+
   it('leaves an anonymous read of a private API to the express app', async () => {
     expect((await s.api('PUT', v1(s, `/api/${f.siteApi}/`), { name: 'site', prefix: 'site', is_auth_required: true })).status).to.equal(200);
     const anonymous = await both('site/articles/?limit=2&where__views__gte=1');

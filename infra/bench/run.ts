@@ -115,6 +115,7 @@ async function main(): Promise<number> {
   rows.push({ m: await run(fresh), baseline: listBase });
 
   const search = searchBenchOptions();
+  phase = 'search scenario';
   const searched = search ? await searchScenario({ cleanup, root: ROOT, baseline, listBaseline: listBase, measure: (t) => run(t), log }, search) : null;
   rows.push(...(searched?.rows ?? []));
 

@@ -9,7 +9,6 @@ import { activeFields, type SearchField } from '../../projections/search-fields.
 import { openSqlite, type SqliteDb } from './open.js';
 import { SEARCH_SCHEMA, SqliteSearchTables } from './search-tables.js';
 import type { Statement } from 'better-sqlite3';
-import { VectorSearcher } from './vector-searcher.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS docs (
@@ -141,8 +140,6 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly mutex = new Mutex();
   private readonly searchWriter: SqliteSearchTables;
   private readonly searchReader: SqliteSearchTables;
-  /** k-NN queries on a worker thread, beside the caller's full-text query (docs/decisions/0183). */
-  private readonly vectors: VectorSearcher;
 
   constructor(file: string) {
     this.writer = openSqlite(file, { vectors: true, derived: true });
@@ -154,16 +151,14 @@ export class SqliteSearchIndex implements SearchIndex {
     this.r = statements(this.reader);
     this.searchWriter = new SqliteSearchTables(this.writer);
     this.searchReader = new SqliteSearchTables(this.reader);
-    this.vectors = new VectorSearcher(file, (env, folder, scope, query) => this.searchReader.searchVectors(env, folder, scope, query));
   }
 
   async searchText(env: string, folder: string, query: TextQuery): Promise<Scored[]> {
     return this.searchReader.searchText(env, folder, query);
   }
 
-  /** Posted to the worker at once (not after an await): the caller's next query runs meanwhile. */
-  searchVectors(env: string, folder: string, query: VectorQuery): Promise<Scored[]> {
-    return this.vectors.search(env, folder, scopeOf(env, folder), query);
+  async searchVectors(env: string, folder: string, query: VectorQuery): Promise<Scored[]> {
+    return this.searchReader.searchVectors(env, folder, scopeOf(env, folder), query);
   }
 
   async docsByKeys(env: string, folder: string, keys: readonly string[]): Promise<DeliveryDoc[]> {
@@ -266,7 +261,6 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async close(): Promise<void> {
-    await this.vectors.close();
     await this.mutex.run(async () => {
       if (this.reader.open) this.reader.close();
       if (this.writer.open) this.writer.close();

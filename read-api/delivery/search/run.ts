@@ -19,29 +19,11 @@ function textHits(scope: Scope, text: TextPart, limit: number): Promise<Scored[]
 const isZero = (vector: Float32Array): boolean => vector.every((x) => x === 0);
 
 async function vectorHits(scope: Scope, vector: VectorPart, limit: number): Promise<Scored[]> {
-  return (await startVectorHits(scope, vector, limit))();
-}
-
-/**
- * Embeds the query, then starts the k-NN query and gives back how to await it: an index that
- * answers it off the main thread (docs/decisions/0183) works on it while the caller runs the
- * full-text query.
- */
-async function startVectorHits(scope: Scope, vector: VectorPart, limit: number): Promise<() => Promise<Scored[]>> {
   const query = vector.kind === 'query' ? (await scope.embedder.embed([vector.query]))[0]! : Float32Array.from(vector.vector);
   // A query of no known word has no direction: nothing is near it.
-  if (isZero(query)) return async () => [];
+  if (isZero(query)) return [];
   const fields = vector.kind === 'query' ? vector.fields : [vector.field];
-  const hits = scope.index.searchVectors(scope.env, scope.folder, { vector: query, fields, locale: scope.locale, limit });
-  hits.catch(() => {}); // awaited by the caller, unless its text query failed first
-  return () => hits;
-}
-
-/** The text and vector sides of one search, the vector query started before the text query runs. */
-async function bothSides(scope: Scope, text: TextPart, textLimit: number, vector: VectorPart, vectorLimit: number): Promise<[Scored[], Scored[]]> {
-  const vectorSide = await startVectorHits(scope, vector, vectorLimit);
-  const textSide = await textHits(scope, text, textLimit);
-  return [textSide, await vectorSide()];
+  return scope.index.searchVectors(scope.env, scope.folder, { vector: query, fields, locale: scope.locale, limit });
 }
 
 /**
@@ -57,10 +39,10 @@ export async function rankedKeys(scope: Scope, request: SearchRequest, depth = T
   if (mode === 'vector') return similarEnough(await vectorHits(scope, vector, vector.topK), vector.threshold).map((hit) => hit.key);
   if (!text) return [];
   if (mode === 'hybrid') {
-    const [textSide, vectorSide] = await bothSides(scope, text, textDepth, vector, vector.topK);
+    const [textSide, vectorSide] = await Promise.all([textHits(scope, text, textDepth), vectorHits(scope, vector, vector.topK)]);
     const { vectorWeight, textWeight, rerank } = request.hybrid;
     return fuse(textSide, similarEnough(vectorSide, vector.threshold), { text: textWeight, vector: vectorWeight }, rerank);
   }
-  const [textSide, near] = await bothSides(scope, text, TEXT_CANDIDATES, vector, request.boost.maxResults);
+  const [textSide, near] = await Promise.all([textHits(scope, text, TEXT_CANDIDATES), vectorHits(scope, vector, request.boost.maxResults)]);
   return boost(textSide, similarEnough(similarEnough(near, vector.threshold), request.boost.threshold), request.boost.factor);
 }

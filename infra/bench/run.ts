@@ -115,10 +115,9 @@ async function main(): Promise<number> {
   rows.push({ m: await run(fresh), baseline: listBase });
 
   const search = searchBenchOptions();
-  if (search) {
-    phase = 'search scenario';
-    await searchScenario(cleanup, ROOT, baseline, search, log);
-  }
+  phase = 'search scenario';
+  const searched = search ? await searchScenario({ cleanup, root: ROOT, baseline, listBaseline: listBase, measure: (t) => run(t), log }, search) : null;
+  rows.push(...(searched?.rows ?? []));
 
   phase = 'rebuild';
   const rebuildLines = await rebuildScenario(dataDir);
@@ -132,7 +131,7 @@ async function main(): Promise<number> {
   log(table(rows));
   for (const line of rebuildLines) log(line);
   log('');
-  printFigures(log, more.figures);
+  printFigures(log, [...(searched?.figures ?? []), ...more.figures]);
   log(`seed: ${seedRate.toFixed(0)} resources/s accepted, ${(o.resources / total).toFixed(0)} resources/s until all delivered`);
   log(`machine: ${cores} cores, Node ${process.version}; the service, the baseline and the load generator share them`);
   const endLoad = loadAverage();

@@ -2,18 +2,27 @@
 // fresh data directory, a collection with searchable and vectorizable fields, full-text and
 // hybrid `_search` latency (p50 / p95) and the service's resident memory.
 import { readFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Cleanup } from './cleanup.js';
+import { markSeeded, startCorpusService } from './corpus.js';
 import { call, expect } from './http.js';
 import { Latency } from './latency.js';
+import type { Measurement, Target } from './load.js';
 import { Progress } from './progress.js';
 import { API_PREFIX, COLLECTION_ALIAS, waitForDelivery } from './seed.js';
 import { VOCABULARY } from './search-vocabulary.js';
-import { startServiceChild, type Bootstrap } from './service.js';
+import type { Bootstrap } from './service.js';
+import type { Figure, Row } from './table.js';
 
-export type SearchBenchOptions = { readonly resources: number; readonly seconds: number; readonly maxRequests: number; readonly seedConcurrency: number };
+export type SearchBenchOptions = {
+  readonly resources: number;
+  readonly seconds: number;
+  readonly maxRequests: number;
+  readonly seedConcurrency: number;
+  /** BENCH_DATA_DIR: where the corpus is seeded once and reused by later runs; null: a temporary directory. */
+  readonly dataDir: string | null;
+};
 
 /** BENCH_SEARCH_RESOURCES turns the scenario on (it is off by default: seeding 100,000 resources takes minutes). */
 export function searchBenchOptions(env: NodeJS.ProcessEnv = process.env): SearchBenchOptions | null {
@@ -22,7 +31,7 @@ export function searchBenchOptions(env: NodeJS.ProcessEnv = process.env): Search
   const resources = Number(raw);
   if (!Number.isInteger(resources) || resources < 1 || resources > 1_000_000) throw new Error(`BENCH_SEARCH_RESOURCES must be an integer from 1 to 1000000, got ${raw}`);
   const seconds = Number(env.BENCH_SECONDS || 10);
-  return { resources, seconds, maxRequests: 5_000, seedConcurrency: 32 };
+  return { resources, seconds, maxRequests: 5_000, seedConcurrency: 32, dataDir: env.BENCH_DATA_DIR ? resolve(env.BENCH_DATA_DIR) : null };
 }
 
 /** A small deterministic generator (mulberry32), so every run searches the same corpus. */
@@ -42,7 +51,7 @@ const words = (next: () => number, n: number): string => Array.from({ length: n 
 
 export const searchDocument = (i: number) => {
   const next = random(i + 1);
-  return { title: words(next, 6), body: words(next, 60) };
+  return { title: words(next, 6), body: words(next, 60), views: i * 13, published: i % 2 === 0 };
 };
 
 async function setup(b: Bootstrap): Promise<string> {
@@ -53,6 +62,8 @@ async function setup(b: Bootstrap): Promise<string> {
   for (const field of [
     { key: 'title', type: 'string', required: true, searchable: true, vectorizable: true },
     { key: 'body', type: 'text', required: true, searchable: true, vectorizable: true },
+    { key: 'views', type: 'integer', required: true },
+    { key: 'published', type: 'boolean', required: true },
   ]) {
     await post(201, `add field ${field.key}`, `/collections/${collection.key}/model/versions/${version.key}/schema/tree/`, field);
   }
@@ -109,36 +120,78 @@ function memoryOf(pid: number): { rss: number; peak: number } | null {
   }
 }
 
-/** Runs the scenario; `baseline` is the bare node:http server of the same run, timed the same way for a ratio. */
-export async function searchScenario(cleanup: Cleanup, root: string, baseline: string, o: SearchBenchOptions, log: (line: string) => void): Promise<void> {
-  const dataDir = cleanup.dir(await mkdtemp(join(tmpdir(), 'cms-bench-search-')));
-  process.env.EMBEDDINGS_CACHE_DIR ||= join(tmpdir(), 'cms-bench-embeddings-cache');
-  const service = await startServiceChild(cleanup, root, dataDir);
-  const b = service.bootstrap;
-  const collection = await setup(b);
-  const started = performance.now();
-  const keys = await seed(b, collection, o);
-  const indexed = await waitForDelivery(b, keys, 120_000 + o.resources * 20);
-  log(`search: ${o.resources} resources (title 6 words, body 60 words, both searchable and vectorizable) seeded and indexed in ${((performance.now() - started) / 1000).toFixed(1)} s (${indexed.toFixed(1)} s after the last POST)`);
+export type SearchContext = {
+  readonly cleanup: Cleanup;
+  readonly root: string;
+  /** The bare node:http server of the same run and its list-page run: what the rates divide by. */
+  readonly baseline: string;
+  readonly listBaseline: Measurement;
+  /** Warm-up then a measured autocannon run (BENCH_SECONDS, BENCH_CONNECTIONS). */
+  measure(target: Target): Promise<Measurement>;
+  log(line: string): void;
+};
 
-  const searchUrl = `${b.delivery_url}/${API_PREFIX}/${COLLECTION_ALIAS}/_search?limit=10`;
+/** The filter of the filtered-list row: about half of the documents match (searchDocument). */
+const LIST_FILTER = 'where__published__eq=true&where__views__gte=1000';
+
+/**
+ * Runs the scenario: request rates of a filtered list with a new query each request and of
+ * full-text `_search` with a new query each request (ratios to the bare server's list run),
+ * full-text and hybrid latency one request at a time, and the service's resident memory.
+ */
+export async function searchScenario(ctx: SearchContext, o: SearchBenchOptions): Promise<{ rows: Row[]; figures: Figure[] }> {
+  process.env.EMBEDDINGS_CACHE_DIR ||= join(tmpdir(), 'cms-bench-embeddings-cache');
+  const service = await startCorpusService(ctx.cleanup, ctx.root, o.dataDir, o.resources);
+  if (service.bootstrap) {
+    const b = service.bootstrap;
+    const collection = await setup(b);
+    const started = performance.now();
+    const keys = await seed(b, collection, o);
+    const indexed = await waitForDelivery(b, keys, 120_000 + o.resources * 20);
+    ctx.log(`search: ${o.resources} resources (title 6 words, body 60 words, both searchable and vectorizable) seeded and indexed in ${((performance.now() - started) / 1000).toFixed(1)} s (${indexed.toFixed(1)} s after the last POST)`);
+    if (o.dataDir) await markSeeded(o.dataDir, { resources: o.resources, collection });
+  } else {
+    ctx.log(`search: reusing the ${o.resources} resources kept in ${service.dataDir} (BENCH_DATA_DIR)`);
+  }
+
+  const origin = new URL(service.deliveryUrl).origin;
+  const collectionPath = `${new URL(service.deliveryUrl).pathname}/${API_PREFIX}/${COLLECTION_ALIAS}/`;
+  const searchPath = `${collectionPath}_search?limit=10`;
   const query = (i: number) => {
     const next = random(1_000_000 + i);
     return { text: words(next, 2), vector: words(next, 4) };
   };
+  let n = 0;
+  const rows: Row[] = [];
+  const filtered: Target = { name: `${o.resources} resources: list limit=20 filtered, each query new`, origin, path: () => `${collectionPath}?limit=20&${LIST_FILTER}&where__views__lte=${1e12 + n++}` };
+  rows.push({ m: await ctx.measure(filtered), baseline: ctx.listBaseline });
+  let q = 0;
+  const fullText: Target = {
+    name: `${o.resources} resources: _search full text limit=10, each query new`,
+    origin,
+    method: 'POST',
+    path: () => searchPath,
+    headers: () => ({ 'content-type': 'application/json' }),
+    body: () => JSON.stringify({ find_text: { query: query(q++).text } }),
+  };
+  rows.push({ m: await ctx.measure(fullText), baseline: ctx.listBaseline });
+
+  const searchUrl = `${origin}${searchPath}`;
   const post = async (body: unknown) => (await call(searchUrl, { method: 'POST', body })).status;
-  const bare = await timed(o, async () => (await call(`${baseline}/`)).status);
+  const bare = await timed(o, async () => (await call(`${ctx.baseline}/`)).status);
   const text = await timed(o, (i) => post({ find_text: { query: query(i).text } }));
   const hybrid = await timed(o, (i) => post({ search_mode: 'hybrid', find_text: { query: query(i).text }, vector_search: { query: query(i).vector } }));
   const memory = memoryOf(service.child.pid ?? -1);
 
-  const row = (name: string, m: { p50: number; p95: number; requests: number }) =>
-    `  ${name.padEnd(28)} p50 ${m.p50.toFixed(2).padStart(7)} ms   p95 ${m.p95.toFixed(2).padStart(7)} ms   (${m.requests} requests, p50 ${(m.p50 / bare.p50).toFixed(1)}x bare http)`;
-  log('');
-  log(`search on ${o.resources} resources, one request at a time, limit=10:`);
-  log(row('bare http get-one (baseline)', bare));
-  log(row('full text (2 words)', text));
-  log(row('hybrid (2 words + 4 words)', hybrid));
-  log(memory ? `  service memory: RSS ${memory.rss.toFixed(0)} MB now, peak ${memory.peak.toFixed(0)} MB (goal: under 400 MB)` : '  service memory: not readable on this platform');
-  log(`  goal hybrid p95 under 25 ms: ${hybrid.p95 < 25 ? 'met' : 'NOT met'}`);
+  const latency = (m: { p50: number; p95: number; requests: number }) => `p50 ${m.p50.toFixed(2)} ms, p95 ${m.p95.toFixed(2)} ms`;
+  const note = (m: { p50: number; requests: number }) => `${m.requests} requests one at a time; p50 ${(m.p50 / bare.p50).toFixed(1)}x bare http get-one`;
+  const figures: Figure[] = [
+    { name: `bare http get-one, one at a time`, value: latency(bare), note: `${bare.requests} requests` },
+    { name: `${o.resources} resources: _search full text (2 words)`, value: latency(text), note: note(text) },
+    { name: `${o.resources} resources: _search hybrid (2 + 4 words)`, value: latency(hybrid), target: 'p95 < 25 ms', met: hybrid.p95 < 25, note: note(hybrid) },
+    memory
+      ? { name: `${o.resources} resources: search service RSS`, value: `${memory.rss.toFixed(0)} MB (peak ${memory.peak.toFixed(0)} MB)`, target: '< 400 MB', met: memory.peak < 400 }
+      : { name: 'search service RSS', value: 'n/a', note: 'needs Linux /proc' },
+  ];
+  return { rows, figures };
 }

@@ -16,11 +16,11 @@ export type Figure = {
 const pad = (cells: readonly string[], widths: readonly number[]): string =>
   cells.map((cell, i) => (i === 0 || i === cells.length - 1 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ').trimEnd();
 
-/** Two decimals, three below 0.1 (a write rate is a small fraction of a bare server's reads). */
+/** Two decimals, three below 0.1, four below 0.01 (a write rate or a search is a small fraction of a bare server's reads). */
 const ratio = (row: Row): string => {
   if (!row.baseline) return 'baseline';
   const r = row.m.rps / Math.max(row.baseline.rps, 1e-9);
-  return `${r.toFixed(r < 0.1 ? 3 : 2)}x bare http`;
+  return `${r.toFixed(r < 0.01 ? 4 : r < 0.1 ? 3 : 2)}x bare http`;
 };
 
 function grid(header: readonly string[], body: readonly (readonly string[])[], align: (cells: readonly string[], widths: readonly number[]) => string): string {

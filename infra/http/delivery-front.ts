@@ -3,12 +3,14 @@ import helmet from 'helmet';
 import { notModified, SURROGATE_KEY } from '../../read-api/delivery/caching.js';
 import { corsHeaders } from '../../read-api/delivery/cors.js';
 import { resolve } from '../../read-api/delivery/router.js';
-import type { DeliveryRouting } from '../../read-api/delivery/routing.js';
+import type { DeliveryApi, DeliveryRouting } from '../../read-api/delivery/routing.js';
 import type { ServedCache, ServedEntry } from '../../read-api/delivery/served-cache.js';
 import { listsOf } from '../../read-api/delivery/served-invalidation.js';
 import type { EnvironmentStatus } from '../../read-api/environment-status.js';
 import { FORWARD_HEADER, type DeliveryAuth } from '../../read-api/delivery/auth.js';
 import type { ServedObserver } from '../observability/served-answers.js';
+import type { SearchIndex } from '../../projections/ports.js';
+import { frontList } from './delivery-front-list.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -31,6 +33,8 @@ export type DeliveryFrontDeps = {
   readonly status?: EnvironmentStatus;
   /** Request id, log line and metrics of the answers written here (the express app's front does them for the rest). */
   readonly observer?: ServedObserver;
+  /** The delivery index: with it, a list read not remembered yet is answered here too (docs/decisions/0182). */
+  readonly index?: SearchIndex;
 };
 
 /** A GET or HEAD without a body, not replayed by the agent endpoint: the only reads answered from, or remembered in, the cache. */
@@ -48,8 +52,9 @@ function cacheable(req: IncomingMessage): boolean {
  * other request goes to the express app, which remembers the answers of the reads this front
  * admitted.
  */
-export function deliveryFront({ app, routing, cache, auth, status, observer }: DeliveryFrontDeps): Handler {
+export function deliveryFront({ app, routing, cache, auth, status, observer, index }: DeliveryFrontDeps): Handler {
   const security = Object.entries(securityHeaders()).flat() as string[];
+  const list = index ? frontList({ index, routing, security, observer }) : null;
   /** The headers of a remembered answer but CORS, built on its first use. */
   const prepared = new WeakMap<ServedEntry, { readonly ok: (string | number)[]; readonly notModified: string[] }>();
   const headersOf = (entry: ServedEntry) => {
@@ -70,9 +75,7 @@ export function deliveryFront({ app, routing, cache, auth, status, observer }: D
     if (!entry) return admit(req, res, url, cacheKey);
     const api = routing.api(entry.env, entry.prefix);
     if (!api || !served(entry.env)) return app(req, res); // the express app answers the refusal
-    const authorization = req.headers.authorization;
-    const allowed = authorization === undefined ? !api.is_auth_required : auth.readsFromMemory(authorization, entry.env, api, entry.folder);
-    if (!allowed) return app(req, res);
+    if (!allowed(req, entry.env, api, entry.folder)) return app(req, res);
     const started = process.hrtime.bigint();
     const origin = req.headers.origin;
     const extra = origin ? Object.entries(corsHeaders(api, origin)).flat() : [];
@@ -87,6 +90,12 @@ export function deliveryFront({ app, routing, cache, auth, status, observer }: D
       observer!.answered(req, id, query < 0 ? url : url.slice(0, query), status, started);
     }
   };
+
+  /** Whether the reader may read the collection: anonymous on a public API, or a Simple or Bearer key known to be allowed. */
+  function allowed(req: IncomingMessage, env: string, api: DeliveryApi, folder: string): boolean {
+    const authorization = req.headers.authorization;
+    return authorization === undefined ? !api.is_auth_required : auth.readsFromMemory(authorization, env, api, folder);
+  }
 
   /** Whether the environment is neither disabled nor deleted, as of now. */
   function served(env: string): boolean {
@@ -119,6 +128,7 @@ export function deliveryFront({ app, routing, cache, auth, status, observer }: D
     if (route.chain.length > 0 && route.keep > 0) return app(req, res);
     if (rest.length === 0) cache.admit(req, cacheKey, scope, [scope.env, listsOf(scope.env)]);
     else cache.admit(req, cacheKey, scope, [scope.env], new Set([route.folder, listsOf(scope.env)]));
+    if (list && rest.length === 0 && allowed(req, env!, api, route.folder)) return list(req, res, { env: env!, api, match }, () => app(req, res));
     app(req, res);
   }
 }

@@ -166,7 +166,7 @@ export class SqliteSearchIndex implements SearchIndex {
     for (let at = 0; at < keys.length; at += 500) {
       const chunk = keys.slice(at, at + 500);
       const sql = `SELECT * FROM docs WHERE env = ? AND folder = ? AND data IS NOT NULL AND key IN (${chunk.map(() => '?').join(', ')})`;
-      docs.push(...this.reader.prepare<unknown[], Row>(sql).all(env, folder, ...chunk).map(toDoc));
+      docs.push(...this.prepared(sql).all(env, folder, ...chunk).map(toDoc));
     }
     return docs;
   }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { rememberServed } from './served-cache.js';
+import { rememberServed, type ServedAnswer } from './served-cache.js';
 
 /** A strong validator of the exact bytes served: any change in what the answer depends on changes it. */
 export const etagOf = (bytes: string | Buffer): string => `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 32)}"`;
@@ -19,15 +19,21 @@ export const SURROGATE_KEY = 'Surrogate-Key';
  * it holds, space-separated), or 304 when the client already has these bytes.
  */
 export function sendCached(req: Request, res: Response, body: unknown, keys: Iterable<string>): void {
-  const bytes = JSON.stringify(body);
-  const etag = etagOf(bytes);
-  const surrogateKeys = [...new Set(keys)];
-  res.set('ETag', etag);
-  res.set(SURROGATE_KEY, surrogateKeys.join(' '));
-  rememberServed(req, { body: Buffer.from(bytes), etag, surrogateKeys: surrogateKeys.join(' ') }, surrogateKeys);
-  if (notModified(req.get('if-none-match'), etag)) {
+  const { answer, keys: surrogateKeys, text } = servedAnswer(body, keys);
+  res.set('ETag', answer.etag);
+  res.set(SURROGATE_KEY, answer.surrogateKeys);
+  rememberServed(req, answer, surrogateKeys);
+  if (notModified(req.get('if-none-match'), answer.etag)) {
     res.status(304).end();
     return;
   }
-  res.type('application/json').send(bytes);
+  res.type('application/json').send(text);
+}
+
+/** The bytes of an answer (and their text) with their ETag and its distinct surrogate keys. */
+export function servedAnswer(body: unknown, keys: Iterable<string>): { answer: ServedAnswer; keys: string[]; text: string } {
+  const text = JSON.stringify(body);
+  const bytes = Buffer.from(text);
+  const surrogateKeys = [...new Set(keys)];
+  return { answer: { body: bytes, etag: etagOf(bytes), surrogateKeys: surrogateKeys.join(' ') }, keys: surrogateKeys, text };
 }

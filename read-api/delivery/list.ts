@@ -41,10 +41,28 @@ export type ListContext = {
  * `GET /{prefix}/{collection path}/`: one cursor page of the collection's published
  * documents, filtered (`where__<field>__<op>`), sorted and paged inside the SearchIndex.
  */
-export async function listDocuments(req: Request, res: Response, { env, api, match, index, routing, readable }: ListContext): Promise<void> {
+export async function listDocuments(req: Request, res: Response, context: ListContext): Promise<void> {
+  const { body, keys } = await listAnswer({ query: req.query as Record<string, unknown>, urlWith: (changes) => urlWith(req, changes) }, context);
+  sendCached(req, res, body, keys);
+}
+
+/** What a list answer is computed from: the parsed query string and the request's own URL with some parameters replaced. */
+export type ListAsk = {
+  readonly query: Record<string, unknown>;
+  readonly urlWith: (changes: Record<string, string | null>) => string;
+};
+
+export type ListBody = { limit: number; next: string | null; previous: string | null; results: unknown[] };
+
+/**
+ * The page body and its surrogate keys, for the express handler above and the delivery
+ * front's path for lists not remembered yet (infra/http/delivery-front-list.ts); throws the
+ * DomainError of a refusal before anything is sent.
+ */
+export async function listAnswer(ask: ListAsk, { env, api, match, index, routing, readable }: ListContext): Promise<{ body: ListBody; keys: Iterable<string> }> {
   const { route } = match;
   requireMethod(route, 'get_many');
-  const query = req.query as Record<string, unknown>;
+  const query = ask.query;
   refuseUnknownParameters(query, LIST_PARAMETERS, true);
   const model = routing.model(env);
   const collection = model.collections.get(route.folder);
@@ -75,15 +93,15 @@ export async function listDocuments(req: Request, res: Response, { env, api, mat
   const first = items[0];
   const last = items[items.length - 1];
   const cursor = (name: 'next' | 'previous', at: typeof first) =>
-    at ? urlWith(req, { limit: String(limit), next: null, previous: null, [name]: encodeCursor(cursorOf(at, sort), sort) }) : null;
+    at ? ask.urlWith({ limit: String(limit), next: null, previous: null, [name]: encodeCursor(cursorOf(at, sort), sort) }) : null;
   const ctx: PopulateContext = { env, api, model, index, options, seen: new Map(), readable };
   const results = [];
   for (const doc of items) results.push(await shapeItem(doc, withData, collection, ctx));
-  const body = {
+  const body: ListBody = {
     limit,
     next: backward || hasMore ? cursor('next', last) : null,
     previous: (backward ? hasMore : request.after !== undefined) ? cursor('previous', first) : null,
     results,
   };
-  sendCached(req, res, body, surrogateKeys(route.folder, items, ctx));
+  return { body, keys: surrogateKeys(route.folder, items, ctx) };
 }

@@ -1,0 +1,71 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse } from 'node:querystring';
+import type { TLSSocket } from 'node:tls';
+import type { SearchIndex } from '../../projections/ports.js';
+import { notModified, servedAnswer, SURROGATE_KEY } from '../../read-api/delivery/caching.js';
+import { corsHeaders } from '../../read-api/delivery/cors.js';
+import { listAnswer } from '../../read-api/delivery/list.js';
+import type { DeliveryApi, DeliveryRouting } from '../../read-api/delivery/routing.js';
+import type { Match } from '../../read-api/delivery/scope.js';
+import { rememberServed } from '../../read-api/delivery/served-cache.js';
+import type { ServedObserver } from '../observability/served-answers.js';
+
+export type FrontListDeps = {
+  readonly index: SearchIndex;
+  readonly routing: DeliveryRouting;
+  /** helmet's headers, as name, value, name, value... */
+  readonly security: readonly string[];
+  readonly observer?: ServedObserver;
+};
+
+export type FrontList = (req: IncomingMessage, res: ServerResponse, at: { env: string; api: DeliveryApi; match: Match }, fallback: () => void) => void;
+
+/** The request's URL with some query parameters replaced, as `urlWith` (read-api/pagination.ts) builds it in express. */
+function urlWith(req: IncomingMessage, changes: Record<string, string | null>): string {
+  const protocol = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
+  const url = new URL(req.url ?? '/', `${protocol}://${req.headers.host ?? 'localhost'}`);
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === null) url.searchParams.delete(name);
+    else url.searchParams.set(name, value);
+  }
+  return url.toString();
+}
+
+/**
+ * A list read that is not remembered yet, answered without the express app
+ * (docs/decisions/0182): the same page (`listAnswer`, the express handler's own code), the same
+ * headers, remembered like the express app's answer. Any refusal (a bad parameter, a method the
+ * connection does not allow) or failure goes to `fallback`, the express app, which answers it
+ * with its error envelope: nothing has been written by then.
+ */
+export function frontList({ index, routing, security, observer }: FrontListDeps): FrontList {
+  return (req, res, { env, api, match }, fallback) => {
+    const started = process.hrtime.bigint();
+    const url = req.url ?? '/';
+    const at = url.indexOf('?');
+    // Express 5's default "simple" query parser is node:querystring's.
+    const query = parse(at < 0 ? '' : url.slice(at + 1)) as Record<string, unknown>;
+    // The front admits only callers that read every collection of the API (DeliveryAuth.readsFromMemory, 0161).
+    listAnswer({ query, urlWith: (changes) => urlWith(req, changes) }, { env, api, match, index, routing, readable: () => true })
+      .then(({ body, keys }) => {
+        const { answer, keys: surrogateKeys } = servedAnswer(body, keys);
+        rememberServed(req, answer, surrogateKeys);
+        const headers: (string | number)[] = [...security, 'etag', answer.etag, SURROGATE_KEY, answer.surrogateKeys];
+        const origin = req.headers.origin;
+        if (origin) headers.push(...Object.entries(corsHeaders(api, origin)).flat());
+        const id = observer?.idOf(req);
+        if (id !== undefined) headers.push('x-request-id', id);
+        const status = notModified(req.headers['if-none-match'], answer.etag) ? 304 : 200;
+        if (status === 304) res.writeHead(304, headers).end();
+        else {
+          headers.push('content-type', 'application/json; charset=utf-8', 'content-length', answer.body.length);
+          res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : answer.body);
+        }
+        if (id !== undefined) observer!.answered(req, id, at < 0 ? url : url.slice(0, at), status, started);
+      })
+      .catch((error: unknown) => {
+        if (!res.headersSent) fallback();
+        else res.destroy(error instanceof Error ? error : new Error(String(error)));
+      });
+  };
+}

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import type { EventStore } from '../../commands/ports.js';
 import { collectionWithSchema, v1 } from '../support/content.js';
-import { deliveryRequest, managementRequest, MANAGEMENT_ROUTES, type Fixtures, type FuzzRequest } from '../support/fuzz-requests.js';
+import { deliveryRequest, fill, managementRequest, managementRoutes, type Fixtures, type FuzzRequest, type RouteTemplate } from '../support/fuzz-requests.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 /** `npm run fuzz` raises this to 100,000; `npm test` sends a few thousand. */
@@ -14,6 +14,11 @@ type Answer = { status: number; text: string };
 async function send(base: string, request: FuzzRequest): Promise<Answer | null> {
   try {
     const response = await fetch(`${base}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
+    // An accepted event stream (replay, follow) may never end: its status is all that is checked.
+    if (response.ok && /x-ndjson|event-stream/.test(response.headers.get('content-type') ?? '')) {
+      await response.body?.cancel();
+      return { status: response.status, text: '' };
+    }
     return { status: response.status, text: await response.text() };
   } catch (error) {
     // fetch itself refuses some generated inputs (a header value it cannot send): nothing went out.
@@ -22,7 +27,7 @@ async function send(base: string, request: FuzzRequest): Promise<Answer | null> 
   }
 }
 
-/** A refusal is `{message, error_code, detail}`. */
+/** A refusal is `{message, error_code, detail}`; the agent endpoint's protocol errors are JSON-RPC errors. */
 function expectEnvelope(request: FuzzRequest, answer: Answer): void {
   const where = `${request.method} ${request.path} → ${answer.status} ${answer.text.slice(0, 300)}`;
   let body: unknown;
@@ -30,6 +35,10 @@ function expectEnvelope(request: FuzzRequest, answer: Answer): void {
     body = JSON.parse(answer.text);
   } catch {
     expect.fail(`not JSON: ${where}`);
+  }
+  if (/^\/[^/?]+\/[^/?]+\/_mcp(\?|$)/.test(request.path) && (body as { jsonrpc?: unknown })?.jsonrpc === '2.0') {
+    expect((body as { error?: { code?: unknown } }).error?.code, where).to.be.a('number');
+    return;
   }
   expect(body, where).to.be.an('object').that.has.all.keys('message', 'error_code', 'detail');
   const { message, error_code } = body as { message: unknown; error_code: unknown };
@@ -42,34 +51,56 @@ describe('fuzz: generated bad requests on every endpoint', function () {
   let s: TestService;
   let events: EventStore;
   let fixtures: Fixtures;
+  let credentials: string[];
+  let routes: RouteTemplate[];
   const figures = { sent: 0, refused: 0, accepted: 0, serverErrors: 0, statuses: {} as Record<number, number> };
 
   before(async () => {
-    s = await startTestService({ WAIT_TIMEOUT_MS: '2000' }, undefined, { wrapEventStore: (store) => (events = store) });
+    s = await startTestService({ WAIT_TIMEOUT_MS: '2000', PLAN: 'pro' }, undefined, { wrapEventStore: (store) => (events = store) });
     const collection = await collectionWithSchema(s, 'fuzzed');
     const resource = await s.api('POST', v1(s, `/collections/${collection}/resources/`), { data: { title: 'seed' } });
     const revision = await s.api('POST', v1(s, `/collections/${collection}/resources/${resource.body.key}/revisions/`), { data: { title: 'draft' } });
     const draft = await s.api('POST', v1(s, `/collections/${collection}/model/versions/`), {});
     await s.api('POST', v1(s, `/collections/${collection}/model/versions/${draft.body.key}/schema/tree/`), { key: 'title', type: 'string' });
     const component = await s.api('POST', v1(s, '/components/'), { name: 'Part', key: 'part' });
-    const api = await s.api('POST', v1(s, '/api/'), { name: 'Site', prefix: 'site' });
-    await s.api('POST', v1(s, `/api/${api.body.key}/collections/`), { folder: collection, allowed_methods: ['get_many', 'get_one'] });
+    const api = await s.api('POST', v1(s, '/api/'), { name: 'Site', prefix: 'site', mcp_enabled: true });
+    await s.api('POST', v1(s, `/api/${api.body.key}/collections/`), { folder: collection, allowed_methods: ['get_many', 'get_one', 'search', 'create', 'update'] });
     await s.api('POST', v1(s, '/locales/'), { code: 'de', name: 'German' });
     const key = await s.api('POST', v1(s, '/permissions/management-api/api-keys/'), { name: 'fuzz' });
+    const role = await s.api('POST', v1(s, '/permissions/management-api/roles/'), { name: 'fuzz' });
+    const deliveryRole = await s.api('POST', v1(s, '/permissions/delivery-api/roles/'), { name: 'fuzz' });
+    await s.api('POST', v1(s, `/permissions/delivery-api/roles/${deliveryRole.body.key}/permissions/`), { content_type: 'flux-apis', actions: ['read', 'create', 'update'], all_objects: true, objects: [] });
+    const deliveryKey = await s.api('POST', v1(s, '/permissions/delivery-api/api-keys/'), { name: 'fuzz', role: deliveryRole.body.key });
+    const bearer = await s.api('POST', v1(s, `/permissions/delivery-api/api-keys/${deliveryKey.body.key}/bearer-token/`));
+    const org = (await s.api('GET', '/organizations/')).body[0].key;
+    const project = (await s.api('GET', `/organizations/${org}/projects/`)).body.results[0].key;
+    // Toggles and protection land on a second environment, so that the fuzzed one stays writable.
+    const environment = await s.api('POST', `/organizations/${org}/projects/${project}/environments/`, { name: 'Fuzzed' });
+    for (const [name, r] of Object.entries({ resource, revision, draft, component, api, key, role, deliveryRole, deliveryKey, bearer, environment })) {
+      expect(r.status, `fixture ${name}: ${JSON.stringify(r.body)}`).to.be.oneOf([200, 201, 202]);
+    }
     fixtures = {
       env: s.env,
       collection,
-      schema: fc.sample(fc.constantFrom(`collections/${collection}`, `folders/${collection}`, `components/${component.body.key ?? 'part'}`), 1)[0] as string,
       resource: resource.body.key,
       revision: revision.body.key,
       version: draft.body.key,
       component: component.body.key ?? 'part',
       api: api.body.key,
-      apikey: key.body?.key ?? key.body?.public_key ?? 'none',
+      key: key.body.key,
+      role: role.body.key,
+      delivery_key: deliveryKey.body.key,
+      delivery_role: deliveryRole.body.key,
+      org,
+      project,
+      environment: environment.body.key,
+      plan: 'pro',
       code: 'de',
       alias: 'fuzzed',
       prefix: 'site',
     };
+    credentials = [`Simple ${deliveryKey.body.public_key}:${deliveryKey.body.secret_key}`, `Bearer ${bearer.body.bearer_token}`];
+    routes = managementRoutes(s.service.apps.management);
   });
   after(async () => {
     process.stdout.write(`      fuzz figures: ${JSON.stringify(figures)}\n`);
@@ -95,24 +126,26 @@ describe('fuzz: generated bad requests on every endpoint', function () {
 
   it(`answers ${Math.round(RUNS * 0.8)} generated management requests below 500, refusals in the envelope, writing nothing when refused`, async () => {
     await fc.assert(
-      fc.asyncProperty(managementRequest(fixtures, s.token), (request) => check(s.base, request, true)),
+      fc.asyncProperty(managementRequest(routes, fixtures, s.token), (request) => check(s.base, request, true)),
       { numRuns: Math.round(RUNS * 0.8), seed: SEED, endOnFailure: true },
     );
   });
 
-  it(`answers ${Math.round(RUNS * 0.2)} generated delivery requests below 500, refusals in the envelope`, async () => {
+  it(`answers ${Math.round(RUNS * 0.2)} generated delivery requests below 500, refusals in the envelope, writing nothing when refused`, async () => {
     const base = s.service.urls.delivery;
-    await fc.assert(fc.asyncProperty(deliveryRequest(fixtures), (request) => check(base, request, false)), {
+    await fc.assert(fc.asyncProperty(deliveryRequest(fixtures, credentials), (request) => check(base, request, true)), {
       numRuns: Math.round(RUNS * 0.2),
       seed: SEED,
       endOnFailure: true,
     });
   });
 
-  it('fuzzes real routes: no listed route answers route_not_found with real keys', async () => {
-    for (const [method, template] of MANAGEMENT_ROUTES) {
+  it('fuzzes every route of the management route table, and fills each of its keys with a real one', async () => {
+    expect(routes.length).to.be.greaterThan(150);
+    for (const [method, template] of routes) {
       if (template.includes('/no/such/')) continue;
-      let path = template.replace(/\{(\w+)\}/g, (_, name: string) => fixtures[name] ?? 'missing');
+      for (const name of template.match(/\{(\w+)\}/g) ?? []) expect(fill(name, fixtures), `${method} ${template}: no fixture for ${name}`).to.not.equal('missing');
+      let path = fill(template, fixtures);
       if (method === 'DELETE' && /\}\/$/.test(template)) path = path.replace(/[^/]+\/$/, 'zz-nothing/');
       const r = await s.api(method, path, method === 'GET' ? undefined : {});
       expect(r.body?.error_code ?? null, `${method} ${template}`).to.not.equal('route_not_found');

@@ -1,76 +1,55 @@
+import type { Express } from 'express';
 import fc from 'fast-check';
+import { routeTable } from '../../infra/http/route-table.js';
 
-/** Every management route, with `{name}` where a key goes (read-api/ and write-api/ routers). */
-export const MANAGEMENT_ROUTES: readonly (readonly [method: string, path: string])[] = [
-  ['GET', '/v1/global-events/'],
-  ['GET', '/v1/{env}/events/'],
-  ['GET', '/v1/{env}/collections/tree/'],
-  ['POST', '/v1/{env}/collections/tree/'],
-  ['GET', '/v1/{env}/collections/tree/collection/'],
-  ['PUT', '/v1/{env}/collections/tree/collection/'],
-  ['DELETE', '/v1/{env}/collections/tree/collection/'],
-  ['POST', '/v1/{env}/folders/tree/'],
-  ['PUT', '/v1/{env}/folders/tree/folder/'],
-  ['GET', '/v1/{env}/components/'],
-  ['POST', '/v1/{env}/components/'],
-  ['GET', '/v1/{env}/components/{component}/'],
-  ['PUT', '/v1/{env}/components/{component}/'],
-  ['DELETE', '/v1/{env}/components/{component}/'],
-  ['GET', '/v1/{env}/{schema}/model/versions/'],
-  ['POST', '/v1/{env}/{schema}/model/versions/'],
-  ['GET', '/v1/{env}/{schema}/model/versions/{version}/'],
-  ['PUT', '/v1/{env}/{schema}/model/versions/{version}/'],
-  ['DELETE', '/v1/{env}/{schema}/model/versions/{version}/'],
-  ['POST', '/v1/{env}/{schema}/model/versions/{version}/publish/'],
-  ['GET', '/v1/{env}/{schema}/model/versions/{version}/schema/tree/'],
-  ['POST', '/v1/{env}/{schema}/model/versions/{version}/schema/tree/'],
-  ['GET', '/v1/{env}/{schema}/model/versions/{version}/schema/tree/field/'],
-  ['PUT', '/v1/{env}/{schema}/model/versions/{version}/schema/tree/field/'],
-  ['DELETE', '/v1/{env}/{schema}/model/versions/{version}/schema/tree/field/'],
-  ['GET', '/v1/{env}/api/'],
-  ['POST', '/v1/{env}/api/'],
-  ['GET', '/v1/{env}/api/{api}/'],
-  ['PUT', '/v1/{env}/api/{api}/'],
-  ['PATCH', '/v1/{env}/api/{api}/'],
-  ['DELETE', '/v1/{env}/api/{api}/'],
-  ['GET', '/v1/{env}/api/{api}/collections/'],
-  ['POST', '/v1/{env}/api/{api}/collections/'],
-  ['POST', '/v1/{env}/api/{api}/folders/'],
-  ['GET', '/v1/{env}/api/{api}/collections/{collection}/'],
-  ['PUT', '/v1/{env}/api/{api}/collections/{collection}/'],
-  ['DELETE', '/v1/{env}/api/{api}/collections/{collection}/'],
-  ['GET', '/v1/{env}/collections/{collection}/resources/'],
-  ['POST', '/v1/{env}/collections/{collection}/resources/'],
-  ['PUT', '/v1/{env}/collections/{collection}/resources/'],
-  ['GET', '/v1/{env}/collections/{collection}/resources/{resource}/'],
-  ['PUT', '/v1/{env}/collections/{collection}/resources/{resource}/'],
-  ['DELETE', '/v1/{env}/collections/{collection}/resources/{resource}/'],
-  ['GET', '/v1/{env}/collections/{collection}/resources/{resource}/data/'],
-  ['POST', '/v1/{env}/folders/{collection}/resources/'],
-  ['GET', '/v1/{env}/collections/{collection}/resources/{resource}/revisions/'],
-  ['POST', '/v1/{env}/collections/{collection}/resources/{resource}/revisions/'],
-  ['GET', '/v1/{env}/collections/{collection}/resources/{resource}/revisions/{revision}/'],
-  ['DELETE', '/v1/{env}/collections/{collection}/resources/{resource}/revisions/{revision}/'],
-  ['GET', '/v1/{env}/collections/{collection}/resources/{resource}/revisions/{revision}/data/'],
-  ['POST', '/v1/{env}/collections/{collection}/resources/{resource}/revisions/{revision}/publish/'],
-  ['POST', '/v1/{env}/collections/{collection}/resources/{resource}/revisions/{revision}/validate/'],
-  ['GET', '/v1/{env}/permissions/management-api/api-keys/'],
-  ['POST', '/v1/{env}/permissions/management-api/api-keys/'],
-  ['GET', '/v1/{env}/permissions/management-api/api-keys/{apikey}/'],
-  ['GET', '/v1/{env}/locales/'],
-  ['POST', '/v1/{env}/locales/'],
-  ['GET', '/v1/{env}/locales/{code}/'],
-  ['PUT', '/v1/{env}/locales/{code}/'],
-  ['DELETE', '/v1/{env}/locales/{code}/'],
-  ['GET', '/v1/{env}/no/such/route/'],
-];
+/** A route as a template: `{name}` where a key goes (`/v1/{env}/api/{api}/`). */
+export type RouteTemplate = readonly [method: string, path: string];
 
-/** The delivery routes of the public `site` API: list and get-one of a connected collection. */
-export const DELIVERY_ROUTES: readonly (readonly [method: string, path: string])[] = [
-  ['GET', '/{env}/site/{alias}/'],
-  ['GET', '/{env}/site/{alias}/{resource}/'],
+/** Every management route the app really serves, from its route table, plus one that does not exist. */
+export function managementRoutes(app: Express): RouteTemplate[] {
+  const seen = new Set<string>();
+  const routes: RouteTemplate[] = [];
+  for (const { method, path } of routeTable(app)) {
+    const template = path.replace(/:(\w+)/g, '{$1}');
+    if (seen.has(`${method} ${template}`)) continue;
+    seen.add(`${method} ${template}`);
+    routes.push([method, template]);
+  }
+  return [...routes, ['GET', '/v1/{env}/no/such/route/']];
+}
+
+/**
+ * The delivery app has one route (`/:env/:prefix/*segments`) and dispatches inside it:
+ * these are the address shapes it answers, on the fixture API (all methods allowed, MCP on).
+ */
+export const DELIVERY_ROUTES: readonly RouteTemplate[] = [
   ['GET', '/{env}/{prefix}/{alias}/'],
+  ['GET', '/{env}/{prefix}/{alias}/{resource}/'],
+  ['GET', '/{env}/{prefix}/{alias}/_schema'],
+  ['GET', '/{env}/{prefix}/{alias}/_schema/'],
+  ['GET', '/{env}/{prefix}/_router'],
+  ['GET', '/{env}/{prefix}/{alias}/_search'],
+  ['POST', '/{env}/{prefix}/{alias}/_search'],
+  ['GET', '/{env}/{prefix}/_mcp'],
+  ['POST', '/{env}/{prefix}/_mcp'],
+  ['DELETE', '/{env}/{prefix}/_mcp'],
+  ['POST', '/{env}/{prefix}/{alias}/'],
+  ['PUT', '/{env}/{prefix}/{alias}/{resource}/'],
+  ['PATCH', '/{env}/{prefix}/{alias}/{resource}/'],
+  ['DELETE', '/{env}/{prefix}/{alias}/{resource}/'],
+  ['OPTIONS', '/{env}/{prefix}/{alias}/'],
+  ['GET', '/{env}/{prefix}/{alias}/{resource}/{alias}/'],
 ];
+
+/** `{key}` names a management key on management-api paths and a delivery key on delivery-api and flux-api paths, `{role}` likewise; `{code}` is a plan on plan paths. */
+export function fill(template: string, keys: Readonly<Record<string, string>>): string {
+  const delivery = /\/(delivery|flux)-api\//.test(template);
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (name === 'code' && template.includes('/plan/')) return keys.plan ?? 'missing';
+    const own = delivery && (name === 'key' || name === 'role') ? keys[`delivery_${name}`] : keys[name];
+    return own ?? 'missing';
+  });
+}
 
 /** Keys of existing entities, so that generated requests get past the 404s to the validation. */
 export type Fixtures = Readonly<Record<string, string>>;
@@ -89,10 +68,13 @@ const segment = (real: string | undefined) =>
 const QUERY_NAMES = [
   'key', 'path', 'mode', 'limit', 'offset', 'ordering', 'wait', 'external_id', 'include_schema', 'validate_data', 'check_valid_drafts',
   'entity_type', 'entity_key', 'actor_type', 'actor_key', 'resource_owner', 'cursor', 'name', 'status', 'search', 'folder', 'depth', 'locale',
+  'as_of', 'from', 'stream', 'stream_prefix', 'collection', 'event_type', 'follow', 'format', 'content_type', 'page', 'page_size', 'fields', 'populate',
+  'where__title__eq', 'sort', 'q', 'environment', 'project', 'region', 'all_objects',
 ];
 
 const queryValue = fc.oneof(
-  fc.constantFrom('', 'true', 'false', '0', '-1', '1', '100', '9007199254740993', '1e309', 'NaN', 'descendants', 'children', 'ancestors', 'siblings', 'draft', 'instant', '-created_at'),
+  fc.constantFrom('', 'true', 'false', '0', '-1', '1', '100', '9007199254740993', '1e309', 'NaN', 'descendants', 'children', 'ancestors', 'siblings', 'draft', 'instant', '-created_at',
+    '2020-01-01T00:00:00Z', '2999-01-01T00:00:00Z', 'position:0', 'position:1', 'position:99999999999999999999', 'position:', 'ndjson', 'sse', 'flux-apis', 'title'),
   fc.string({ maxLength: 30 }),
   fc.integer().map(String),
 );
@@ -123,6 +105,8 @@ const FIELD_NAMES = [
   'name', 'alias', 'parent', 'strict_reference', 'auto_remove_revisions', 'auto_remove_schema_versions', 'content_type', 'data', 'mode', 'validate_data',
   'resource_owner', 'key', 'type', 'meta', 'required', 'localizable', 'unique', 'description', 'copy_from', 'check_valid_drafts', 'prefix', 'folder',
   'allowed_methods', 'is_public', 'cors_origins', 'unscoped_levels', 'flat_routes', 'code', 'is_default', 'role', 'items', 'match', 'component', 'version',
+  'is_enabled', 'protection_level', 'protection_reason', 'actions', 'all_objects', 'objects', 'permissions', 'region', 'plan', 'default_locale',
+  'mcp_enabled', 'is_auth_required', 'jsonrpc', 'method', 'params', 'id', 'query', 'title', 'views', 'expires_at', 'public_key', 'secret_key',
 ];
 
 const deep = fc.integer({ min: 1, max: 150 }).map((n) => '['.repeat(n) + ']'.repeat(n));
@@ -140,24 +124,65 @@ export const body = fc.oneof(
 export type FuzzRequest = { readonly method: string; readonly path: string; readonly headers: Record<string, string>; readonly body: string | undefined };
 
 /** A management request on one of the routes, keys filled from the fixtures or generated. */
-export function managementRequest(fixtures: Fixtures, token: string) {
+export function managementRequest(routes: readonly RouteTemplate[], fixtures: Fixtures, token: string) {
   return fc
-    .tuple(fc.constantFrom(...MANAGEMENT_ROUTES), fc.record(Object.fromEntries(Object.entries(fixtures).map(([k, v]) => [k, segment(v)]))), query, headers(token), body)
+    .tuple(fc.constantFrom(...routes), fc.record(Object.fromEntries(Object.entries(fixtures).map(([k, v]) => [k, segment(v)]))), query, headers(token), body)
     .map(([[method, template], keys, q, h, b]): FuzzRequest => {
       // A DELETE with a real key may succeed and remove a fixture: deletes get generated keys in their last segment.
-      let path = template.replace(/\{(\w+)\}/g, (_, name: string) => keys[name] ?? 'missing');
+      let path = fill(template, keys);
       if (method === 'DELETE' && /\}\/$/.test(template)) path = path.replace(/[^/]+\/$/, 'zz-nothing/');
       const sent = Object.fromEntries(Object.entries(h).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
       return { method, path: q ? `${path}?${q}` : path, headers: sent, body: method === 'GET' ? undefined : b };
     });
 }
 
-/** A delivery request: anonymous, odd queries and keys. */
-export function deliveryRequest(fixtures: Fixtures) {
-  return fc.tuple(fc.constantFrom(...DELIVERY_ROUTES), fc.record(Object.fromEntries(Object.entries(fixtures).map(([k, v]) => [k, segment(v)]))), query, fc.option(ascii, { nil: undefined })).map(
-    ([[method, template], keys, q, auth]): FuzzRequest => {
-      const path = template.replace(/\{(\w+)\}/g, (_, name: string) => keys[name] ?? 'missing');
-      return { method, path: q ? `${path}?${q}` : path, headers: auth ? { authorization: auth } : {}, body: undefined };
-    },
+const rpc = (method: string, params: unknown) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+const TOOLS = ['discover', 'get_schema', 'get_record', 'query_records', 'search_records', 'create_record', 'update_record', 'nope', '__proto__'];
+
+/** An agent call: initialize, list, or a tool with generated arguments (the replayed REST call gets them). */
+const mcpBody = (alias: string, resource: string) =>
+  fc.oneof(
+    fc.constant(rpc('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } })),
+    fc.constant(rpc('tools/list', {})),
+    fc
+      .tuple(
+        fc.constantFrom(...TOOLS),
+        fc.dictionary(
+          fc.constantFrom('collection_path', 'key', 'where', 'data', 'query', 'limit', 'locale', 'fields'),
+          fc.oneof(fc.constantFrom(alias, resource, `${alias}/../x`, '_mcp', `${alias}/_schema`, ''), fc.jsonValue({ maxDepth: 2 })),
+          { maxKeys: 4 },
+        ),
+      )
+      .map(([name, args]) => rpc('tools/call', { name, arguments: args })),
+    fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
   );
+
+/** A delivery request: anonymous or with the fixture key (Simple or Bearer) or a broken one; odd queries, bodies and keys. */
+export function deliveryRequest(fixtures: Fixtures, credentials: readonly string[]) {
+  const auth = fc.oneof(
+    { arbitrary: fc.constant(undefined), weight: 3 },
+    { arbitrary: fc.constantFrom(...credentials), weight: 5 },
+    { arbitrary: fc.constantFrom('Simple', 'Simple a:b', 'Secure a:b', 'Bearer dlv_x', 'Bearer', 'Simple :'), weight: 1 },
+    { arbitrary: ascii, weight: 1 },
+  );
+  const session = fc.option(fc.oneof(fc.uuid(), ascii), { nil: undefined });
+  return fc
+    .tuple(
+      fc.constantFrom(...DELIVERY_ROUTES),
+      fc.record(Object.fromEntries(Object.entries(fixtures).map(([k, v]) => [k, segment(v)]))),
+      query,
+      auth,
+      fc.oneof({ arbitrary: body, weight: 2 }, { arbitrary: mcpBody(fixtures.alias ?? 'x', fixtures.resource ?? 'x'), weight: 1 }),
+      fc.constantFrom('application/json', 'application/json, text/event-stream', 'text/event-stream', '*/*'),
+      fc.oneof({ arbitrary: fc.constant('application/json'), weight: 6 }, { arbitrary: ascii, weight: 1 }),
+      session,
+    )
+    .map(([[method, template], keys, q, authorization, b, accept, type, sessionId]): FuzzRequest => {
+      const path = fill(template, keys);
+      const sent: Record<string, string> = { accept, 'content-type': type, origin: 'https://fuzz.example' };
+      if (authorization) sent.authorization = authorization;
+      if (sessionId) sent['mcp-session-id'] = sessionId;
+      const withBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
+      return { method, path: q ? `${path}?${q}` : path, headers: sent, body: withBody ? b : undefined };
+    });
 }

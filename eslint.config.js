@@ -1,4 +1,4 @@
-// Lint rules: typescript-eslint's recommended set plus the folder rule of ARCHITECTURE.md
+// Lint rules: typescript-eslint's recommended set plus the folder rule of docs/architecture.md
 // (no database or search driver outside infra/).
 import tseslint from 'typescript-eslint';
 

@@ -13,6 +13,8 @@ export type CollectionInput = {
   readonly strict_reference: boolean;
   readonly auto_remove_revisions: number | null;
   readonly auto_remove_schema_versions: number | null;
+  readonly embedding_model?: string | null;
+  readonly embedding_dimension?: number | null;
 };
 
 export async function createCollection(bus: CommandBus, ctx: CommandContext, input: CollectionInput): Promise<Handled<unknown, unknown> & { key: string }> {

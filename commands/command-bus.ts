@@ -29,10 +29,16 @@ const CACHE_SIZE = 10_000;
  * brought up to date by reading only the events after the cached revision.
  */
 export class CommandBus {
+  /** Per stream, the end of the commands queued on it in this process. */
+  private readonly turns = new Map<string, Promise<unknown>>();
   private readonly cache = new Map<string, Cached>();
   private readonly guards: WriteGuard[] = [];
 
-  constructor(private readonly store: EventStore) {}
+  constructor(
+    private readonly store: EventStore,
+    /** Told whether each load found the stream's state in the cache (metrics). */
+    private readonly onCacheLookup: (hit: boolean) => void = () => {},
+  ) {}
 
   /** Adds a check every later command passes, management and delivery writes alike. */
   useGuard(guard: WriteGuard): void {
@@ -41,6 +47,7 @@ export class CommandBus {
 
   async load<S, C extends Message, E extends Message>(decider: Decider<S, C, E>, stream: string): Promise<Loaded<S>> {
     const cached = this.cache.get(stream);
+    this.onCacheLookup(cached !== undefined && cached.decider === decider);
     let state = cached && cached.decider === decider ? (cached.state as S) : decider.initialState();
     let revision = cached && cached.decider === decider ? cached.revision : NO_STREAM;
     const events = await this.store.readStream(stream, revision + 1);
@@ -60,8 +67,34 @@ export class CommandBus {
   /**
    * `command` may be a function of the loaded state, for commands that carry facts looked
    * up from other streams which depend on it: it is evaluated again on every retry.
+   *
+   * Commands on one stream take turns in this process (docs/decisions/0104): each loads the
+   * state the previous one left, so concurrent writers of a hot stream queue up instead of
+   * deciding on the same revision and running out of retries. Other processes can still win
+   * a revision; the bounded retry is for them. A command function must not `handle` a
+   * command on its own stream (it would wait for itself); loading any stream is fine.
    */
-  async handle<S, C extends Message, E extends Message>(
+  handle<S, C extends Message, E extends Message>(
+    decider: Decider<S, C, E>,
+    stream: string,
+    command: C | ((state: S) => Promise<C>),
+    metadata: EventMetadata,
+  ): Promise<Handled<S, E>> {
+    return this.inTurn(stream, () => this.decideAndAppend(decider, stream, command, metadata));
+  }
+
+  private async inTurn<T>(stream: string, work: () => Promise<T>): Promise<T> {
+    const mine = (this.turns.get(stream) ?? Promise.resolve()).then(work, work);
+    const end = mine.catch(() => undefined);
+    this.turns.set(stream, end);
+    try {
+      return await mine;
+    } finally {
+      if (this.turns.get(stream) === end) this.turns.delete(stream);
+    }
+  }
+
+  private async decideAndAppend<S, C extends Message, E extends Message>(
     decider: Decider<S, C, E>,
     stream: string,
     command: C | ((state: S) => Promise<C>),

@@ -1,5 +1,5 @@
 import { DomainError, notFound } from '../domain/errors.js';
-import type { RevisionCreated } from '../domain/resource/events.js';
+import type { RevisionCreated, RevisionUpdated } from '../domain/resource/events.js';
 import { resource } from '../domain/resource/decider.js';
 import type { CommandBus } from './command-bus.js';
 import { payloadSize, validation } from './content-check.js';
@@ -17,9 +17,12 @@ async function payloadOf(bus: CommandBus, folder: string, key: string, revision:
   const { state } = await bus.load(resource, streams.resource(key));
   if (state.status !== 'active' || state.folder !== folder) throw notFound('resource_not_found', 'Resource');
   if (!state.live.some((r) => r.key === revision)) throw notFound('revision_not_found', 'Revision');
-  const created = (await bus.readStream(streams.resource(key))).find((e) => e.type === 'RevisionCreated' && (e.data as RevisionCreated['data']).key === revision);
-  if (!created) throw notFound('revision_not_found', 'Revision');
-  return (created.data as RevisionCreated['data']).data;
+  // The newest payload: the revision's creation, or the last update of its draft.
+  const written = (await bus.readStream(streams.resource(key)))
+    .filter((e) => (e.type === 'RevisionCreated' || e.type === 'RevisionUpdated') && (e.data as RevisionCreated['data']).key === revision)
+    .pop();
+  if (!written) throw notFound('revision_not_found', 'Revision');
+  return (written.data as RevisionCreated['data'] | RevisionUpdated['data']).data;
 }
 
 /** A draft revision with the given data. */
@@ -74,4 +77,31 @@ export async function validateRevision(bus: CommandBus, validator: DataValidator
 export async function deleteRevision(bus: CommandBus, ctx: CommandContext, folder: string, key: string, revision: string) {
   await collectionOf(bus, ctx.env, folder);
   return bus.handle(resource, streams.resource(key), { type: 'DeleteRevision', data: { env: ctx.env, folder, resource: key, revision } }, ctx.metadata);
+}
+
+/** Replaces the data of a draft revision (PUT of a revision). */
+export async function updateRevision(
+  bus: CommandBus,
+  validator: DataValidator,
+  ctx: CommandContext,
+  folder: string,
+  key: string,
+  revision: string,
+  input: { data: Record<string, unknown>; validate_data: boolean },
+) {
+  await collectionOf(bus, ctx.env, folder);
+  return bus.handle(resource, streams.resource(key), {
+    type: 'UpdateRevision',
+    data: {
+      env: ctx.env,
+      folder,
+      resource: key,
+      revision,
+      data: input.data,
+      size: payloadSize(input.data),
+      validation: await validation(bus, validator, folder, input.data, input.validate_data),
+      validate_data: input.validate_data,
+      updated_at: ctx.now,
+    },
+  }, ctx.metadata);
 }

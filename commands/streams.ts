@@ -1,4 +1,4 @@
-/** Stream names: one owning stream per invariant (ARCHITECTURE.md, Consistency rules). */
+/** Stream names: one owning stream per invariant (docs/architecture.md, Consistency). */
 export const streams = {
   organization: (key: string) => `organization-${key}`,
   user: (key: string) => `user-${key}`,

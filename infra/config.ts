@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { BillingSettings } from '../domain/billing.js';
 import type { PlanCode } from '../domain/plan.js';
 import type { RateLimitSetting } from './http/rate-limit.js';
@@ -23,6 +23,12 @@ export type Config = {
   readonly rateLimit: RateLimitSetting;
   /** Allowances, price and spend cap of the billing axes (docs/decisions/0093). */
   readonly billing: BillingSettings;
+  /** Embeddings (docs/decisions/0050): an OpenAI-compatible endpoint when `url` is set, else the embedded word vectors converted into `cacheDir`. */
+  readonly embeddings: { readonly url: string | undefined; readonly model: string; readonly apiKey: string | undefined; readonly cacheDir: string };
+  /** `/readyz`: most events a projection may have left to apply and still count as caught up. */
+  readonly readyMaxLag: number;
+  /** Shutdown: how long in-flight requests may take to finish before their connections are cut. */
+  readonly shutdownGraceMs: number;
 };
 
 const PLANS: readonly PlanCode[] = ['free', 'starter', 'pro', 'enterprise'];
@@ -59,6 +65,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     waitTimeoutMs: int(env.WAIT_TIMEOUT_MS, 5000, 'WAIT_TIMEOUT_MS'),
     resourceLimit: positive(env.RESOURCE_LIMIT, 'RESOURCE_LIMIT'),
     logLevel: env.LOG_LEVEL ?? 'info',
+    readyMaxLag: int(env.READY_MAX_LAG, 100, 'READY_MAX_LAG'),
+    shutdownGraceMs: int(env.SHUTDOWN_GRACE_MS, 10_000, 'SHUTDOWN_GRACE_MS'),
+    embeddings: {
+      url: env.EMBEDDINGS_URL || undefined,
+      model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small',
+      apiKey: env.EMBEDDINGS_API_KEY || undefined,
+      cacheDir: resolve(env.EMBEDDINGS_CACHE_DIR || join(env.DATA_DIR ?? './data', 'cache')),
+    },
     ...tenancyConfig(env),
   };
 }

@@ -20,8 +20,9 @@ async function main(): Promise<void> {
   }
   logger.info({ management: service.urls.base, delivery: service.urls.delivery, data_dir: config.dataDir }, 'service listening');
   const stop = async (signal: string): Promise<void> => {
-    logger.info({ signal }, 'stopping');
+    logger.info({ signal }, 'stopping: answering the requests in flight, then committing the projections');
     await service.stop();
+    logger.info('stopped');
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));

@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CommandBus } from '../commands/command-bus.js';
 import type { EventStore, StoredEvent } from '../commands/ports.js';
@@ -18,12 +18,22 @@ import { billingGuard, environmentWriteGuard } from '../commands/write-guards.js
 import { EnvironmentStatus } from '../read-api/environment-status.js';
 import { managementRateLimit, RequestMeter } from './http/rate-limit.js';
 import { DeliveryRouting, ROUTING_EVENTS } from '../read-api/delivery/routing.js';
+import { ServedCache } from '../read-api/delivery/served-cache.js';
+import { evictChanged } from '../read-api/delivery/served-invalidation.js';
+import { deliveryFront } from './http/delivery-front.js';
+import { servedObserver } from './observability/served-answers.js';
 import { jwtSecret } from './auth/jwt-secret.js';
 import { ensureBootstrap, type BootstrapFile } from './bootstrap.js';
 import type { Config } from './config.js';
+import { createEmbedder } from './embeddings/create.js';
 import { deliveryApp } from './http/delivery-app.js';
+import { frontRouter } from './http/front.js';
+import { closeGracefully } from './http/shutdown.js';
 import { managementApp } from './http/management-app.js';
 import { createLogger, logErrors, type Logger } from './logger.js';
+import { createMetrics } from './observability/metrics.js';
+import { projectionReports, readiness } from './observability/readiness.js';
+import { timedEventStore } from './observability/timed-event-store.js';
 import { closeStores, openStores } from './stores.js';
 
 export type Service = {
@@ -39,7 +49,8 @@ export type Service = {
 
 function listen(app: (req: never, res: never) => void, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = (app as unknown as { listen: (port: number, host: string, cb: () => void) => Server }).listen(port, host, () => resolve(server));
+    // What express's app.listen does, for any request handler (the delivery front is not an express app).
+    const server = createServer(app as never).listen(port, host, () => resolve(server));
     server.once('error', reject);
   });
 }
@@ -65,12 +76,18 @@ export async function startService(config: Config, logger: Logger = createLogger
   const log = logErrors(logger);
   const stores = await openStores(config);
   const { readStore, searchIndex } = stores;
-  const eventStore = options.wrapEventStore ? options.wrapEventStore(stores.eventStore) : stores.eventStore;
-  const bus = new CommandBus(eventStore);
+  const lagOf = { eventStore: stores.eventStore, projections: null as Projections | null, maxLag: config.readyMaxLag, timeoutMs: 2000 };
+  const metrics = createMetrics(async () => (lagOf.projections ? projectionReports({ ...lagOf, projections: lagOf.projections }) : []));
+  const eventStore = timedEventStore(options.wrapEventStore ? options.wrapEventStore(stores.eventStore) : stores.eventStore, metrics);
+  const bus = new CommandBus(eventStore, (hit) => metrics.cacheLookups.inc({ cache: 'aggregate_state', result: hit ? 'hit' : 'miss' }));
   const routing = new DeliveryRouting(readStore);
+  // Delivery answers kept as served bytes, evicted by routing reloads and delivery batches (docs/decisions/0131).
+  const served = new ServedCache();
+  routing.onReload((env) => served.evict(env));
   const deliveryAuth = new DeliveryAuth(readStore);
   const environmentStatus = new EnvironmentStatus(readStore);
   const requests = new RequestMeter();
+  const embedder = createEmbedder(config.embeddings);
 
   // The projection lists live in projections/catalog.ts: `npm run rebuild` replays the same ones.
   const readModels = readModelTarget(readStore, READ_MODELS);
@@ -96,6 +113,8 @@ export async function startService(config: Config, logger: Logger = createLogger
           limit: config.resourceLimit,
           existing: async (env) => (await readStore.collection('resources').find({ env })).map((doc) => ({ folder: String(doc.folder), key: doc._id })),
         };
+  let draining = false;
+  const front = { logger, metrics, readiness: () => readiness({ ...lagOf, projections, draining: () => draining }) };
   const target = options.wrapProjectionTarget ?? ((t: ProjectionTarget) => t);
   const readModelRunner = new ProjectionRunner(eventStore, target(readModels), { log, afterBatch: refreshRouting });
   // Cascades of deletes run as a reactor from their own checkpoint (docs/decisions/0083).
@@ -106,11 +125,12 @@ export async function startService(config: Config, logger: Logger = createLogger
     [
       readModelRunner,
       new ProjectionRunner(eventStore, target(revisions), { log }),
-      new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex)), { log }),
+      new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex, embedder)), { log, afterBatch: async (batch) => evictChanged(served, batch) }),
       new ProjectionRunner(eventStore, target(usage), { log }),
     ],
     [new ProjectionRunner(eventStore, target(cascades), { log })],
   );
+  lagOf.projections = projections;
   await projections.start();
   // Catch-up: a projection that stops on a faulty event stops this wait too (docs/decisions/0080).
   await projections.waitFor(await eventStore.headPosition(), 10 * 60_000);
@@ -120,6 +140,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const secret = jwtSecret(config.dataDir, config.jwtSecret);
   const validator = new DataValidator();
   const management = managementApp({
+    front: frontRouter(front, 'management'),
     bus,
     eventStore,
     validator,
@@ -140,8 +161,11 @@ export async function startService(config: Config, logger: Logger = createLogger
   });
   const writeDeps = { bus, validator, projections, readStore, waitTimeoutMs: config.waitTimeoutMs, resourceQuota };
   const mcp = new McpEndpoint({ routing, readStore, auth: deliveryAuth });
-  const delivery = deliveryApp({ routing, searchIndex, auth: deliveryAuth, writes: writeDeps, mcp, log, status: environmentStatus });
-  const servers = [await listen(management as never, config.host, config.port), await listen(delivery as never, config.host, config.deliveryPort)];
+  const delivery = deliveryApp({ routing, searchIndex, embedder, auth: deliveryAuth, writes: writeDeps, mcp, log, status: environmentStatus, front: frontRouter(front, 'delivery') });
+  const servers = [
+    await listen(management as never, config.host, config.port),
+    await listen(deliveryFront({ app: delivery as never, routing, cache: served, auth: deliveryAuth, status: environmentStatus, observer: servedObserver({ logger, metrics, app: delivery }) }) as never, config.host, config.deliveryPort),
+  ];
   const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };
 
   const { file, created } = await ensureBootstrap(config, { bus, eventStore, projections, jwtSecret: secret, urls });
@@ -149,17 +173,23 @@ export async function startService(config: Config, logger: Logger = createLogger
   bus.useGuard(environmentWriteGuard(bus));
   bus.useGuard(billingGuard(bus, (org, window) => usageOf(readStore, org, window), config.billing));
 
+  let stopping: Promise<void> | null = null;
   return {
     urls,
     bootstrap: file,
     bootstrapCreated: created,
     projections,
     apps: { management, delivery },
-    async stop() {
-      mcp.close();
-      await Promise.all(servers.map((s) => new Promise((resolve) => { s.closeAllConnections(); s.close(resolve); })));
-      await projections.stop();
-      await closeStores(stores);
+    /** Graceful: readiness turns 503, in-flight requests finish, agent sessions end, projections commit their batch and checkpoint, stores close. */
+    stop() {
+      stopping ??= (async () => {
+        draining = true;
+        await Promise.all(servers.map((s) => closeGracefully(s, config.shutdownGraceMs)));
+        mcp.close();
+        await projections.stop();
+        await closeStores(stores);
+      })();
+      return stopping;
     },
   };
 }

@@ -139,6 +139,8 @@ export function entryFor(event: DomainEvent): Entry | null {
       return envEntry(event.data.env, 'update', 'resource', event.data.key, { folder_key: event.data.folder }, { collection_key: event.data.folder, resource_key: event.data.key });
     case 'RevisionCreated':
       return envEntry(event.data.env, 'create', 'revision', event.data.key, { folder_key: event.data.folder, resource_key: event.data.resource }, { collection_key: event.data.folder, resource_key: event.data.resource });
+    case 'RevisionUpdated':
+      return envEntry(event.data.env, 'update', 'revision', event.data.key, { folder_key: event.data.folder, resource_key: event.data.resource }, { collection_key: event.data.folder, resource_key: event.data.resource });
     case 'RevisionPublished':
     case 'RevisionUnpublished':
     case 'RevisionDeleted':

@@ -1,9 +1,11 @@
 import type { Position, StoredEvent } from '../commands/ports.js';
 import type { DomainEvent } from '../domain/events.js';
+import type { Embedder } from './embedder.js';
 import type { DeliveryDoc, SearchIndex } from './ports.js';
 import { removedFolders } from './delivery-removals.js';
 import { asDomainEvent } from './read-model-target.js';
 import type { ProjectionTarget } from './runner.js';
+import { applySearchStep } from './search-step.js';
 
 /** One delivery document an event changes; `apply` returns the new document, or null to remove it. */
 export type DeliveryChange = {
@@ -50,8 +52,15 @@ export function deliveryChanges(event: DomainEvent): readonly DeliveryChange[] {
   }
 }
 
-export function deliveryTarget(index: SearchIndex): ProjectionTarget {
-  const name = 'delivery-index';
+/**
+ * The delivery index's consumer name. Renamed when search entries joined the documents
+ * (docs/decisions/0051): a data directory of the earlier shape replays the log once and
+ * indexes what it had published.
+ */
+export const DELIVERY_CONSUMER = 'delivery-index-search';
+
+export function deliveryTarget(index: SearchIndex, embedder: Embedder): ProjectionTarget {
+  const name = DELIVERY_CONSUMER;
   return {
     name,
     checkpoint: () => index.checkpoint(name),
@@ -65,6 +74,7 @@ export function deliveryTarget(index: SearchIndex): ProjectionTarget {
             if (next === null) await tx.remove(change.env, change.folder, change.key);
             else await tx.index(next);
           }
+          await applySearchStep(tx, asDomainEvent(stored), embedder);
         }
       });
     },

@@ -1,5 +1,6 @@
 import type { Position } from '../commands/ports.js';
 import type { DeliveryQuery } from './delivery-query.js';
+import type { SearchIndexTxSearch, SearchQueries } from './search-ports.js';
 
 export type Scalar = string | number | boolean | null;
 
@@ -93,7 +94,7 @@ export type Page = {
   readonly hasMore: boolean;
 };
 
-export interface SearchIndexTx {
+export interface SearchIndexTx extends SearchIndexTxSearch {
   get(env: string, folder: string, key: string): Promise<DeliveryDoc | null>;
   index(doc: DeliveryDoc): Promise<void>;
   remove(env: string, folder: string, key: string): Promise<void>;
@@ -101,7 +102,7 @@ export interface SearchIndexTx {
   removeFolder(env: string, folder: string): Promise<void>;
 }
 
-export interface SearchIndex {
+export interface SearchIndex extends SearchQueries {
   /** A published document (data not null), or null. */
   get(env: string, folder: string, key: string): Promise<DeliveryDoc | null>;
   /** Published documents of a collection by (created_at, key). */

@@ -22,6 +22,10 @@ export const revisionsProjection: ReadModelProjection = {
         return [patch('revisions', event.data.key, { status: 'unpublished', unpublished_at: event.data.unpublished_at })];
       case 'RevisionDeleted':
         return [remove('revisions', event.data.key)];
+      case 'RevisionUpdated': {
+        const { data, size, schema_version, is_valid } = event.data;
+        return [patch('revisions', event.data.key, { data, size, schema_version, is_valid })];
+      }
       case 'ResourceDeleted':
         return event.data.revisions.map((key) => remove('revisions', key));
       default:

@@ -4,6 +4,7 @@ import type { ReadDeps } from './deps.js';
 import { findCollection, findResource } from './lookups.js';
 import { envelope, MAX_LIMIT, pageParams } from './pagination.js';
 import { queryDatetime, queryEnum, queryString, param } from './query.js';
+import { withVectorsSize } from './vectors-size.js';
 import { resourceView } from './views.js';
 
 const BASES = ['/collections/:collection/resources', '/folders/:collection/resources'];
@@ -33,7 +34,7 @@ function listFilter(req: Request, folder: string, limit: number): Filter {
 }
 
 /** Resources of a collection (management view) and their published data. */
-export function resourcesReadRouter({ readStore }: ReadDeps): Router {
+export function resourcesReadRouter({ readStore, searchIndex }: ReadDeps): Router {
   const router = Router({ mergeParams: true });
 
   router.get(paths('/'), async (req, res) => {
@@ -46,14 +47,15 @@ export function resourcesReadRouter({ readStore }: ReadDeps): Router {
       resources.count(filter),
       resources.find(filter, { sort: [['created_at', ordering === 'created_at' ? 1 : -1]], skip: page.offset, limit: page.limit }),
     ]);
-    res.json(envelope(req, page, count, docs.map(resourceView)));
+    const env = param(req, 'env');
+    res.json(envelope(req, page, count, await Promise.all(docs.map((doc) => withVectorsSize(searchIndex, env, resourceView(doc))))));
   });
 
   router.get(paths('/:resource/'), async (req, res) => {
     const collection = await findCollection(readStore, param(req, 'env'), param(req, 'collection'));
     const doc = await findResource(readStore, collection.key as string, param(req, 'resource'));
     if (typeof doc.current_revision === 'string') res.set('ETag', `"${doc.current_revision}"`);
-    res.json(resourceView(doc));
+    res.json(await withVectorsSize(searchIndex, param(req, 'env'), resourceView(doc)));
   });
 
   router.get(paths('/:resource/data/'), async (req, res) => {

@@ -6,7 +6,20 @@ const pick = (doc: Doc, fields: readonly string[]): Record<string, unknown> =>
   Object.fromEntries(fields.map((f) => [f, doc[f] === undefined ? null : doc[f]]));
 
 export const collectionView = (doc: Doc) =>
-  pick(doc, ['key', 'name', 'alias', 'path', 'parent', 'content_type', 'strict_reference', 'auto_remove_revisions', 'auto_remove_schema_versions', 'created_at']);
+  pick(doc, [
+    'key',
+    'name',
+    'alias',
+    'path',
+    'parent',
+    'content_type',
+    'strict_reference',
+    'auto_remove_revisions',
+    'auto_remove_schema_versions',
+    'embedding_model',
+    'embedding_dimension',
+    'created_at',
+  ]);
 
 export const componentView = (doc: Doc) => ({
   ...pick(doc, ['key', 'name', 'description']),

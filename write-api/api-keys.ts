@@ -7,7 +7,7 @@ import { apiKeyView } from '../read-api/views.js';
 import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
 import { respondAfterWrite } from './respond.js';
-import { validator } from './validate.js';
+import { documented, validator } from './validate.js';
 
 const properties = {
   description: { type: 'string', maxLength: 100 },
@@ -22,6 +22,10 @@ const createBody = validator<{ description: string; role: string | null }>({
 
 /** PUT: the fields sent replace theirs, the others are kept (docs/decisions/0060). */
 const updateBody = validator<{ description?: string; role?: string | null }>({ type: 'object', properties, additionalProperties: false });
+
+// The request schemas in the API documents (/openapi.json).
+documented(createBody, { method: 'POST', path: '/api-keys/', in: 'body' });
+documented(updateBody, { method: 'PUT', path: '/api-keys/:key/', in: 'body' });
 
 /** Creates, updates and deletes management and delivery API keys; issues and revokes delivery bearer tokens. */
 export function apiKeysWriteRouter(deps: WriteDeps): Router {

@@ -8,7 +8,7 @@ import { collectionView } from '../read-api/views.js';
 import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
 import { respondAfterWrite } from './respond.js';
-import { validator } from './validate.js';
+import { documented, validator } from './validate.js';
 
 type Body = {
   name: string;
@@ -18,6 +18,8 @@ type Body = {
   auto_remove_revisions: number | null;
   auto_remove_schema_versions: number | null;
   content_type: 'document';
+  embedding_model?: string | null;
+  embedding_dimension?: number | null;
 };
 
 const autoRemove = { anyOf: [{ type: 'integer', minimum: 5, maximum: 100 }, { type: 'null' }] };
@@ -41,6 +43,9 @@ const createBody = validator<Body>({
     auto_remove_revisions: { ...autoRemove, default: null },
     auto_remove_schema_versions: { ...autoRemove, default: null },
     content_type: { ...properties.content_type, default: 'document' },
+    // Set once, at creation; a PUT cannot change them (docs/decisions/0114).
+    embedding_model: { type: ['string', 'null'], minLength: 1, maxLength: 100, default: null },
+    embedding_dimension: { type: ['integer', 'null'], minimum: 1, maximum: 8192, default: null },
   },
   required: ['name', 'alias'],
   additionalProperties: false,
@@ -57,6 +62,10 @@ function keyOf(req: Request): string {
   if (key === undefined || key === '') throw new DomainError('validation_error', 'Give the collection key.', { key: ['is required'] });
   return key;
 }
+
+// The request schemas in the API documents (/openapi.json).
+documented(createBody, { method: 'POST', path: '/tree/', in: 'body' });
+documented(updateBody, { method: 'PUT', path: '/tree/collection/', in: 'body' }, { method: 'PUT', path: '/tree/folder/', in: 'body' });
 
 /** Creates, updates and deletes collections. */
 export function collectionsWriteRouter(deps: WriteDeps): Router {

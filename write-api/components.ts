@@ -7,7 +7,7 @@ import { componentView } from '../read-api/views.js';
 import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
 import { respondAfterWrite } from './respond.js';
-import { validator } from './validate.js';
+import { documented, validator } from './validate.js';
 
 const name = { type: 'string', minLength: 1, maxLength: 255 };
 const description = { type: 'string', maxLength: 500 };
@@ -25,6 +25,10 @@ const updateBody = validator<{ name?: string; description?: string }>({
   properties: { name, description },
   additionalProperties: false,
 });
+
+// The request schemas in the API documents (/openapi.json).
+documented(createBody, { method: 'POST', path: '/components/', in: 'body' });
+documented(updateBody, { method: 'PUT', path: '/components/:component/', in: 'body' });
 
 /** Components: create, update, delete. */
 export function componentsWriteRouter(deps: WriteDeps): Router {

@@ -21,7 +21,7 @@ import { connectionDetails } from '../read-api/connection-details.js';
 import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
 import { respondAfterWrite } from './respond.js';
-import { validator } from './validate.js';
+import { documented, validator } from './validate.js';
 
 const apiProperties = {
   name: { type: 'string', minLength: 1, maxLength: 255 },
@@ -92,6 +92,13 @@ const updateConnectionBody = validator<ConnectionChanges>({
 const API = '/api/:api/';
 const CONNECTIONS = ['/api/:api/collections/', '/api/:api/folders/'];
 const CONNECTION = ['/api/:api/collections/:collection/', '/api/:api/folders/:collection/'];
+
+// The request schemas in the API documents (/openapi.json).
+documented(createBody, { method: 'POST', path: '/api/', in: 'body' });
+documented(updateBody, { method: 'PUT', path: '/api/:api/', in: 'body' });
+documented(patchBody, { method: 'PATCH', path: '/api/:api/', in: 'body' });
+documented(connectBody, { method: 'POST', path: '/api/:api/collections/', in: 'body' }, { method: 'POST', path: '/api/:api/folders/', in: 'body' });
+documented(updateConnectionBody, { method: 'PUT', path: '/api/:api/collections/:collection/', in: 'body' }, { method: 'PUT', path: '/api/:api/folders/:collection/', in: 'body' });
 
 /** Delivery APIs (create, update, patch, delete) and their collection connections. */
 export function deliveryApisWriteRouter(deps: WriteDeps): Router {

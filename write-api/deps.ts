@@ -2,7 +2,7 @@ import type { CommandBus } from '../commands/command-bus.js';
 import type { DataValidator } from '../commands/data-validator.js';
 import type { ResourceQuota } from '../commands/resource-quota.js';
 import type { Projections } from '../projections/runner.js';
-import type { ReadStore } from '../projections/ports.js';
+import type { ReadStore, SearchIndex } from '../projections/ports.js';
 
 export type WriteDeps = {
   readonly bus: CommandBus;
@@ -13,4 +13,6 @@ export type WriteDeps = {
   readonly waitTimeoutMs: number;
   /** RESOURCE_LIMIT; null: resources are not counted. */
   readonly resourceQuota: ResourceQuota;
+  /** The delivery index, for `vectors_size` in resource answers (left out: 0). */
+  readonly searchIndex?: SearchIndex;
 };

@@ -10,7 +10,7 @@ import { fieldView } from '../read-api/views.js';
 import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
 import { respondAfterWrite } from './respond.js';
-import { validator } from './validate.js';
+import { documented, validator } from './validate.js';
 
 const KEY = '^[A-Za-z0-9_-]+$';
 
@@ -70,6 +70,10 @@ function fieldPath(query: Record<string, unknown>): string {
   if (path === undefined || path === '') throw new DomainError('validation_error', 'Give the field path.', { path: ['is required'] });
   return path;
 }
+
+// The request schemas in the API documents (/openapi.json).
+documented(createBody, { method: 'POST', path: '/schema/tree/', in: 'body' });
+documented(updateBody, { method: 'PUT', path: '/schema/tree/field/', in: 'body' });
 
 /** Fields of a draft schema version: create on the tree, update and delete at `schema/tree/field/?path=`. */
 export function fieldsWriteRouter(deps: WriteDeps): Router {

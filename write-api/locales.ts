@@ -8,7 +8,7 @@ import { localeView } from '../read-api/views.js';
 import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
 import { respondAfterWrite } from './respond.js';
-import { validator } from './validate.js';
+import { documented, validator } from './validate.js';
 
 const properties = {
   name: { type: 'string', minLength: 1, maxLength: 100 },
@@ -26,6 +26,10 @@ const createBody = validator<LocaleInput>({
 
 /** PUT: `name` and `is_default`; `code` only echoing the current one (docs/decisions/0013). */
 const updateBody = validator<Partial<LocaleInput>>({ type: 'object', properties, minProperties: 1, additionalProperties: false });
+
+// The request schemas in the API documents (/openapi.json).
+documented(createBody, { method: 'POST', path: '/locales/', in: 'body' });
+documented(updateBody, { method: 'PUT', path: '/locales/:code/', in: 'body' });
 
 /** Creates, updates and deletes locales. */
 export function localesWriteRouter(deps: WriteDeps): Router {

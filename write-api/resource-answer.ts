@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import type { Position } from '../commands/ports.js';
 import type { ResourceState } from '../domain/resource/decider.js';
+import { withVectorsSize } from '../read-api/vectors-size.js';
 import { resourceView } from '../read-api/views.js';
 import type { WriteDeps } from './deps.js';
 import { respondAfterWrite } from './respond.js';
@@ -35,7 +36,8 @@ export async function answerResource(
     status,
     read: async () => {
       const doc = await deps.readStore.collection('resources').get(written.key);
-      return doc ? resourceView(doc) : null;
+      if (!doc) return null;
+      return deps.searchIndex ? withVectorsSize(deps.searchIndex, String(doc.env), resourceView(doc)) : resourceView(doc);
     },
     fallback,
   });

@@ -7,7 +7,7 @@ import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
 import { ifMatch } from './if-match.js';
 import { answerResource } from './resource-answer.js';
-import { validator } from './validate.js';
+import { documented, validator } from './validate.js';
 
 const BASES = ['/collections/:collection/resources', '/folders/:collection/resources'];
 const paths = (suffix: string): string[] => BASES.map((b) => `${b}${suffix}`);
@@ -29,7 +29,14 @@ const bodyProperties = {
   validate_data: { type: 'boolean', default: true },
 };
 
-const createBody = validator<Body>({ type: 'object', properties: bodyProperties, required: ['data'], additionalProperties: false });
+const externalIdRule = { type: 'string', minLength: 1, maxLength: 255, pattern: '^[a-zA-Z0-9/._-]+$' };
+/** Create: the product's client sends `external_id` in the body; the query form stays (docs/decisions/0114). */
+const createBody = validator<Body & { external_id?: string | null }>({
+  type: 'object',
+  properties: { ...bodyProperties, external_id: { ...externalIdRule, type: ['string', 'null'] } },
+  required: ['data'],
+  additionalProperties: false,
+});
 /** Upsert: the same fields, but `name` has no default (left out, it is kept). */
 const upsertBody = validator<Omit<Body, 'name'> & { name?: string | null }>({
   type: 'object',
@@ -38,7 +45,6 @@ const upsertBody = validator<Omit<Body, 'name'> & { name?: string | null }>({
   additionalProperties: false,
 });
 
-const externalIdRule = { type: 'string', minLength: 1, maxLength: 255, pattern: '^[a-zA-Z0-9/._-]+$' };
 const externalIdQuery = validator<{ external_id?: string }>({ type: 'object', properties: { external_id: externalIdRule } });
 /** The upsert reports a bad external_id or name as data_validation_error (specification, Errors). */
 const upsertFields = validator<{ external_id: string; name?: string | null }>(
@@ -52,13 +58,23 @@ const metadataBody = validator<{ name?: string | null }>({
   additionalProperties: false,
 });
 
+// The request schemas in the API documents (/openapi.json).
+documented(createBody, { method: 'POST', path: '/resources/', in: 'body' });
+documented(upsertBody, { method: 'PUT', path: '/resources/', in: 'body' });
+documented(externalIdQuery, { method: 'POST', path: '/resources/', in: 'query' }, { method: 'PUT', path: '/resources/', in: 'query' });
+documented(metadataBody, { method: 'PUT', path: '/resources/:resource/', in: 'body' });
+
 /** Resource writes: create, upsert by external_id, metadata update, delete. */
 export function resourcesWriteRouter(deps: WriteDeps): Router {
   const router = Router({ mergeParams: true });
 
   router.post(paths('/'), async (req, res) => {
-    const input = createBody(req.body);
-    const { external_id } = externalIdQuery({ external_id: req.query.external_id });
+    const { external_id: inBody, ...input } = createBody(req.body);
+    const { external_id: inQuery } = externalIdQuery({ external_id: req.query.external_id });
+    if (inQuery !== undefined && inBody !== undefined && inBody !== null && inQuery !== inBody) {
+      throw new DomainError('validation_error', 'external_id is given twice with different values.', { external_id: ['differs between the query and the body'] });
+    }
+    const external_id = inQuery ?? inBody ?? undefined;
     const wait = queryBool(req.query, 'wait', true);
     const ctx = commandContext(req, res);
     const created = await createResource(deps.bus, deps.validator, ctx, { ...input, folder: param(req, 'collection'), external_id: external_id ?? null }, deps.resourceQuota);

@@ -1,12 +1,12 @@
 import { Router, type Response } from 'express';
-import { createRevision, deleteRevision, publishRevision, validateRevision } from '../commands/revisions.js';
+import { createRevision, deleteRevision, publishRevision, updateRevision, validateRevision } from '../commands/revisions.js';
 import type { Position } from '../commands/ports.js';
 import { param } from '../read-api/query.js';
 import { revisionView } from '../read-api/views.js';
 import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
 import { respondAfterWrite } from './respond.js';
-import { validator } from './validate.js';
+import { documented, validator } from './validate.js';
 
 const BASES = ['/collections/:collection/resources/:resource/revisions', '/folders/:collection/resources/:resource/revisions'];
 const paths = (suffix: string): string[] => BASES.map((b) => `${b}${suffix}`);
@@ -20,7 +20,11 @@ const createBody = validator<{ data: Record<string, unknown>; validate_data: boo
 /** Publish and validate take no fields (an empty or missing body). */
 const emptyBody = validator<Record<string, never>>({ type: 'object', additionalProperties: false });
 
-/** Revision writes: create a draft, publish, validate against the current schema, delete. */
+// The request schemas in the API documents (/openapi.json).
+documented(createBody, { method: 'POST', path: '/revisions/', in: 'body' }, { method: 'PUT', path: '/revisions/:revision/', in: 'body' });
+documented(emptyBody, { method: 'POST', path: '/revisions/:revision/publish/', in: 'body' }, { method: 'POST', path: '/revisions/:revision/validate/', in: 'body' });
+
+/** Revision writes: create a draft, replace a draft's data, publish, validate against the current schema, delete. */
 export function revisionsWriteRouter(deps: WriteDeps): Router {
   const router = Router({ mergeParams: true });
   const answer = (res: Response, position: Position, key: string, status: number) =>
@@ -38,6 +42,14 @@ export function revisionsWriteRouter(deps: WriteDeps): Router {
     const input = createBody(req.body);
     const created = await createRevision(deps.bus, deps.validator, commandContext(req, res), param(req, 'collection'), param(req, 'resource'), input);
     await answer(res, created.position, created.revision, 201);
+  });
+
+  // PUT replaces the data of a draft revision (docs/decisions/0114).
+  router.put(paths('/:revision/'), async (req, res) => {
+    const input = createBody(req.body);
+    const revision = param(req, 'revision');
+    const updated = await updateRevision(deps.bus, deps.validator, commandContext(req, res), param(req, 'collection'), param(req, 'resource'), revision, input);
+    await answer(res, updated.position, revision, 200);
   });
 
   router.post(paths('/:revision/publish/'), async (req, res) => {

@@ -7,7 +7,7 @@ import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
 import { draftRevisions } from './draft-revisions.js';
 import { respondAfterWrite } from './respond.js';
-import { validator } from './validate.js';
+import { documented, validator } from './validate.js';
 
 const name = { type: 'string', maxLength: 255 };
 const description = { type: 'string', maxLength: 500 };
@@ -30,6 +30,11 @@ const publishBody = validator<{ check_valid_drafts: boolean }>({
   properties: { check_valid_drafts: { type: 'boolean', default: false } },
   additionalProperties: false,
 });
+
+// The request schemas in the API documents (/openapi.json).
+documented(versionBody, { method: 'POST', path: '/model/versions/', in: 'body' });
+documented(updateBody, { method: 'PUT', path: '/model/versions/:version/', in: 'body' });
+documented(publishBody, { method: 'POST', path: '/model/versions/:version/publish/', in: 'body' });
 
 /** Schema versions of a collection or component: create, update, delete, publish. */
 export function schemaWriteRouter(deps: WriteDeps): Router {

@@ -23,12 +23,39 @@ export function detailOf(errors: readonly ErrorObject[]): Record<string, string[
   return Object.fromEntries(detail);
 }
 
+/**
+ * Which request a schema validates, for the API documents: the method and a path suffix
+ * (`/locales/:code/`) matched against the end of every route template, and the part checked.
+ */
+export type RequestPart = { readonly method: string; readonly path: string; readonly in: 'body' | 'query' };
+
+/** A compiled request schema and the request it validates. */
+export type RegisteredSchema = RequestPart & { readonly schema: Schema; readonly code: string };
+
+type Validate = (input: unknown) => unknown;
+
+/** Each validator made here, with the schema it was compiled from. */
+const compiled = new WeakMap<Validate, { readonly schema: Schema; readonly code: string }>();
+const registry: RegisteredSchema[] = [];
+
+/** Every request schema that names its request (the OpenAPI generator reads them). */
+export const requestSchemas = (): readonly RegisteredSchema[] => registry;
+
+/** Registers the schema a validator was compiled from as the one of these requests (docs/decisions/0111). */
+export function documented(validate: Validate, ...parts: readonly RequestPart[]): void {
+  const source = compiled.get(validate);
+  if (!source) throw new Error('documented() takes a validator made by validator()');
+  for (const part of parts) registry.push({ ...part, ...source });
+}
+
 /** A validator that returns the typed input (with defaults) or throws 422 with `code`. */
 export function validator<T>(schema: JSONSchemaType<T> | Schema, code = 'validation_error'): (input: unknown) => T {
   const validate = ajv.compile<T>(schema as Schema);
-  return (input) => {
+  const check = (input: unknown): T => {
     const copy = input === undefined ? {} : structuredClone(input);
     if (validate(copy)) return copy;
     throw new DomainError(code, 'The request is invalid.', detailOf(validate.errors ?? []));
   };
+  compiled.set(check, { schema: schema as Schema, code });
+  return check;
 }

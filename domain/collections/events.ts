@@ -12,6 +12,9 @@ export type CollectionFields = {
   readonly strict_reference: boolean;
   readonly auto_remove_revisions: number | null;
   readonly auto_remove_schema_versions: number | null;
+  /** Embedding settings, fixed at creation (docs/decisions/0114); absent in events stored before them. */
+  readonly embedding_model?: string | null;
+  readonly embedding_dimension?: number | null;
   readonly created_at: string;
 };
 

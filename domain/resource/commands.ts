@@ -48,6 +48,16 @@ export type PublishRevision = Message<
   OfResource & { readonly revision: string; readonly published_at: string; readonly data: Record<string, unknown>; readonly validation: Validation }
 >;
 export type DeleteRevision = Message<'DeleteRevision', OfResource & { readonly revision: string }>;
+/** Replaces the payload of a draft revision (`revision` in NewPayload is the existing key). */
+export type UpdateRevision = Message<'UpdateRevision', OfResource & NewPayload & { readonly updated_at: string }>;
 export type DeleteResource = Message<'DeleteResource', { readonly env: string; readonly folder: string; readonly key: string }>;
 
-export type ResourceCommand = CreateResource | UpsertResource | UpdateMetadata | CreateRevision | PublishRevision | DeleteRevision | DeleteResource;
+export type ResourceCommand =
+  | CreateResource
+  | UpsertResource
+  | UpdateMetadata
+  | CreateRevision
+  | PublishRevision
+  | DeleteRevision
+  | UpdateRevision
+  | DeleteResource;

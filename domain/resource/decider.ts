@@ -2,7 +2,7 @@ import type { Decider } from '../decider.js';
 import type { ResourceCommand } from './commands.js';
 import { create } from './create.js';
 import type { ResourceEvent } from './events.js';
-import { active, createRevision, deleteRevision, publishRevision } from './revisions.js';
+import { active, createRevision, deleteRevision, publishRevision, updateRevision } from './revisions.js';
 import { evolve, type ResourceState } from './state.js';
 import { upsert } from './upsert.js';
 
@@ -32,6 +32,8 @@ export const resource: Decider<ResourceState, ResourceCommand, ResourceEvent> = 
         return publishRevision(command, state);
       case 'DeleteRevision':
         return deleteRevision(command, state);
+      case 'UpdateRevision':
+        return updateRevision(command, state);
       case 'DeleteResource': {
         const current = active(state, command.data.folder);
         return [

@@ -55,6 +55,17 @@ export type RevisionPublished = Message<'RevisionPublished', RevisionRef & { rea
 /** The revision stops being current (another one is published right after it). */
 export type RevisionUnpublished = Message<'RevisionUnpublished', RevisionRef & { readonly unpublished_at: string }>;
 export type RevisionDeleted = Message<'RevisionDeleted', RevisionRef & { readonly snapshot: RevisionSnapshot }>;
+/** A draft revision's payload replaced (PUT of a revision, docs/decisions/0114). */
+export type RevisionUpdated = Message<
+  'RevisionUpdated',
+  RevisionRef & {
+    readonly data: Record<string, unknown>;
+    readonly size: number;
+    readonly schema_version: string | null;
+    readonly is_valid: boolean | null;
+    readonly updated_at: string;
+  }
+>;
 
 /** Metadata only: the payload changes through revisions. */
 export type ResourceUpdated = Message<'ResourceUpdated', { readonly env: string; readonly folder: string; readonly key: string; readonly name: string | null }>;
@@ -78,6 +89,7 @@ export type ResourceEvent =
   | RevisionPublished
   | RevisionUnpublished
   | RevisionDeleted
+  | RevisionUpdated
   | ResourceDeleted;
 
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;

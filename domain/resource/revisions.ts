@@ -1,6 +1,6 @@
 import { DomainError, notFound } from '../errors.js';
-import { refuseInvalid, refuseOversize, refuseWithoutSchema } from './content.js';
-import type { CreateRevision, DeleteRevision, PublishRevision } from './commands.js';
+import { isValid, refuseInvalid, refuseOversize, refuseWithoutSchema } from './content.js';
+import type { CreateRevision, DeleteRevision, PublishRevision, UpdateRevision } from './commands.js';
 import type { ResourceEvent } from './events.js';
 import { publishEvents, revisionCreated, revisionDeleted, withTrim } from './revision-events.js';
 import type { ActiveResource, ResourceState, RevisionSummary } from './state.js';
@@ -42,4 +42,22 @@ export function deleteRevision({ data }: DeleteRevision, state: ResourceState): 
     throw new DomainError('validation_error', 'The current revision cannot be deleted; publish another one first.', { revision: ['is the current revision'] });
   }
   return [revisionDeleted(resource, revision)];
+}
+
+/** Replaces the payload of a draft revision; a published or unpublished revision is a fixed record. */
+export function updateRevision({ data }: UpdateRevision, state: ResourceState): ResourceEvent[] {
+  const resource = active(state, data.folder);
+  const revision = revisionOf(resource, data.revision);
+  if (revision.status !== 'draft') {
+    throw new DomainError('validation_error', 'Only a draft revision can be changed; create a new revision instead.', { revision: [`is ${revision.status}`] });
+  }
+  refuseOversize(data.size);
+  if (data.validate_data) refuseInvalid(data.validation, 'validation_error');
+  const ref = { env: resource.env, folder: resource.folder, resource: resource.key, key: revision.key };
+  return [
+    {
+      type: 'RevisionUpdated',
+      data: { ...ref, data: data.data, size: data.size, schema_version: data.validation.schema_version, is_valid: isValid(data.validation), updated_at: data.updated_at },
+    },
+  ];
 }

@@ -56,6 +56,10 @@ export function evolve(state: ResourceState, event: ResourceEvent): ResourceStat
       return { ...state, current: state.current === event.data.key ? null : state.current, live: withStatus(state.live, event.data.key, 'unpublished') };
     case 'RevisionDeleted':
       return { ...state, live: state.live.filter((r) => r.key !== event.data.key) };
+    case 'RevisionUpdated': {
+      const { key, size, is_valid, schema_version } = event.data;
+      return { ...state, live: state.live.map((r) => (r.key === key ? { ...r, size, is_valid, schema_version } : r)) };
+    }
     case 'ResourceDeleted':
       return { status: 'deleted', key: state.key, folder: state.folder };
   }

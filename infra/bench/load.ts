@@ -4,12 +4,22 @@ import { Latency } from './latency.js';
 
 export type Target = {
   readonly name: string;
+  /** GET unless set; a POST sends `body()` (called per request). */
+  readonly method?: 'GET' | 'POST';
+  readonly body?: () => string;
   readonly origin: string;
   /** The path of each request (called per request). */
   readonly path: () => string;
   /** Extra headers of each request (credentials). */
   readonly headers?: () => Record<string, string>;
 };
+
+function request(target: Target): autocannon.Request {
+  return {
+    method: target.method ?? 'GET',
+    setupRequest: (request) => ({ ...request, path: target.path(), headers: { ...request.headers, ...target.headers?.() }, body: target.body?.() }),
+  };
+}
 
 export type Measurement = {
   readonly name: string;
@@ -38,7 +48,7 @@ function fire(cleanup: Cleanup, target: Target, seconds: number, connections: nu
         duration: seconds,
         pipelining: 1,
         timeout: 10,
-        requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: target.path(), headers: { ...request.headers, ...target.headers?.() } }) }],
+        requests: [request(target)],
       },
       (error, result) => {
         clearTimeout(guard);

@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+
 /** Benchmark knobs from the environment (BENCH_*), each bounded. */
 export type BenchOptions = {
   readonly resources: number;
@@ -5,6 +7,14 @@ export type BenchOptions = {
   readonly connections: number;
   readonly warmupSeconds: number;
   readonly seedConcurrency: number;
+  /** Concurrent writers of the write scenarios. */
+  readonly writers: number;
+  /** Write → delivery visibility samples per phase (idle, under write load). */
+  readonly visibilitySamples: number;
+  /** Scenario names to run (BENCH_SCENARIOS, comma-separated); null runs all. */
+  readonly scenarios: readonly string[] | null;
+  /** Where the service writes a V8 CPU profile when it stops (BENCH_CPU_PROF), or null. */
+  readonly cpuProfileDir: string | null;
 };
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
@@ -22,5 +32,9 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions
     connections: positiveInt(env, 'BENCH_CONNECTIONS', 10, 1_000),
     warmupSeconds: 2,
     seedConcurrency: 32,
+    writers: positiveInt(env, 'BENCH_WRITERS', 32, 1_000),
+    visibilitySamples: positiveInt(env, 'BENCH_VISIBILITY_SAMPLES', 200, 100_000),
+    scenarios: env.BENCH_SCENARIOS ? env.BENCH_SCENARIOS.split(',').map((name) => name.trim()).filter(Boolean) : null,
+    cpuProfileDir: env.BENCH_CPU_PROF ? resolve(env.BENCH_CPU_PROF) : null,
   };
 }

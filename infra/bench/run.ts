@@ -11,14 +11,25 @@ import { measure, type Measurement, type Target } from './load.js';
 import { benchOptions } from './options.js';
 import { rebuildScenario } from './rebuild.js';
 import { API_PREFIX, COLLECTION_ALIAS, sampleBodies, seedResources, setupContent, waitForDelivery } from './seed.js';
+import { searchBenchOptions, searchScenario } from './search.js';
 import { startServiceChild, type ChildOutput } from './service.js';
 import { table, type Row } from './table.js';
+import { memory } from './memory.js';
+import { restart } from './restart.js';
+import { loadAverage, printFigures, runScenarios, type Scenario } from './scenario.js';
+import { visibility } from './visibility.js';
+import { writes } from './writes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LIST_LIMIT = 20;
 /** The filtered-list scenario's filter: about half of the documents match (resourceData in seed.ts). */
 const LIST_FILTER = 'where__published__eq=true&where__views__gte=1000';
 
+/**
+ * The scenarios after delivery get-one and list, in order (BENCH_SCENARIOS picks some by name):
+ * restart first, on the seeded data alone; memory after the writes, counting what they made.
+ */
+const SCENARIOS: readonly Scenario[] = [restart, writes, visibility, memory];
 const cleanup = new Cleanup(ROOT);
 let finishing = false;
 /** What the benchmark is doing, for the message when the service dies under it. */
@@ -47,11 +58,12 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 async function main(): Promise<number> {
   const o = benchOptions();
   const cores = availableParallelism();
+  const startLoad = loadAverage();
   log(`machine: ${cores} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}, ${process.platform}/${process.arch}`);
   log(`settings: ${o.resources} resources, ${o.seconds} s per scenario after ${o.warmupSeconds} s warm-up, ${o.connections} connections`);
 
   const dataDir = cleanup.dir(await mkdtemp(join(tmpdir(), 'cms-bench-')));
-  const service = await startServiceChild(cleanup, ROOT, dataDir);
+  const service = await startServiceChild(cleanup, ROOT, dataDir, { execArgv: o.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfileDir}`] : [] });
   serviceOutput = service.output;
   service.child.once('exit', (code, signal) => {
     if (finishing) return;
@@ -83,10 +95,10 @@ async function main(): Promise<number> {
   const getOne = (name: string, origin: string): Target => ({ name, origin, path: () => `${collectionPath}${randomKey()}/` });
   const list = (name: string, origin: string): Target => ({ name, origin, path: () => `${collectionPath}?limit=${LIST_LIMIT}` });
 
-  const run = (target: Target): Promise<Measurement> => {
+  const run = (target: Target, connections = o.connections): Promise<Measurement> => {
     if (finishing) throw new Error('interrupted');
     phase = `scenario ${target.name}`;
-    return measure(cleanup, target, o);
+    return measure(cleanup, target, { ...o, connections });
   };
   const rows: Row[] = [];
   const oneBase = await run(getOne('get-one (bare http)', baseline));
@@ -97,17 +109,35 @@ async function main(): Promise<number> {
   rows.push({ m: await run(list(`list limit=${LIST_LIMIT}`, delivery.origin)), baseline: listBase }, { m: listBase });
   const filtered: Target = { name: `list limit=${LIST_LIMIT} filtered`, origin: delivery.origin, path: () => `${collectionPath}?limit=${LIST_LIMIT}&${LIST_FILTER}` };
   rows.push({ m: await run(filtered), baseline: listBase });
+  // The same filter with a new upper bound no document reaches on every request: never answered from served bytes (docs/decisions/0131).
+  let n = 0;
+  const fresh: Target = { name: `list limit=${LIST_LIMIT} filtered, each query new`, origin: delivery.origin, path: () => `${collectionPath}?limit=${LIST_LIMIT}&${LIST_FILTER}&where__views__lte=${1e12 + n++}` };
+  rows.push({ m: await run(fresh), baseline: listBase });
+
+  const search = searchBenchOptions();
+  if (search) {
+    phase = 'search scenario';
+    await searchScenario(cleanup, ROOT, baseline, search, log);
+  }
 
   phase = 'rebuild';
   const rebuildLines = await rebuildScenario(dataDir);
+
+  const base = { root: ROOT, cleanup, options: o, service, dataDir, collection, keys: seeded.keys, deliveryPath: collectionPath, log };
+  const more = await runScenarios(SCENARIOS, { ...base, baseline: { getOne: oneBase, list: listBase, origin: baseline }, measure: (t, c) => run(t, c), phase: (what) => (phase = what) });
+  rows.push(...more.rows);
 
   phase = 'reporting';
   log('');
   log(table(rows));
   for (const line of rebuildLines) log(line);
   log('');
+  printFigures(log, more.figures);
   log(`seed: ${seedRate.toFixed(0)} resources/s accepted, ${(o.resources / total).toFixed(0)} resources/s until all delivered`);
   log(`machine: ${cores} cores, Node ${process.version}; the service, the baseline and the load generator share them`);
+  const endLoad = loadAverage();
+  const busy = Math.max(Number(startLoad), Number(endLoad)) > cores ? `; above ${cores}, other work on the machine competed with the run` : '';
+  log(`load average: ${startLoad} at the start, ${endLoad} at the end${busy}`);
   if (service.output.warningCount > 0) {
     log(`the service logged ${service.output.warningCount} lines at warn level or above, the first ones:`);
     for (const line of service.output.warnings) log(`  ${line}`);

@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { DomainError } from '../../domain/errors.js';
 
 /** The one map from error code to HTTP status (specification, Errors). Codes not listed are 422. */
@@ -28,6 +28,7 @@ const STATUS: Readonly<Record<string, number>> = {
   not_found: 404,
   external_id_conflict: 409,
   revision_number_conflict: 409,
+  component_sync_conflict: 409,
   revision_precondition_failed: 412,
   unsupported_media_type: 415,
 };
@@ -46,17 +47,24 @@ function parserError(error: { type?: unknown; status?: unknown }): DomainError |
   return null;
 }
 
+/** The request id (set by the front router as `X-Request-Id`) at the end of an error message: the envelope keeps its three keys (docs/decisions/0110). */
+function withRequestId(message: string, res: Response): string {
+  const id = res.getHeader('x-request-id');
+  return typeof id === 'string' ? `${message} (request id: ${id})` : message;
+}
+
 export function errorMiddleware(log: (message: string, error: unknown) => void): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
     const known = error instanceof DomainError ? error : parserError(error as { type?: unknown; status?: unknown });
     if (known) {
       // 402 bodies also carry their detail fields at the top level, where client libraries read them.
       const top = TOP_LEVEL_DETAIL.has(known.code) ? known.detail : null;
-      res.status(known.status ?? statusOf(known.code)).json({ ...top, message: known.message, error_code: known.code, detail: known.detail });
+      res.status(known.status ?? statusOf(known.code)).json({ ...top, message: withRequestId(known.message, res), error_code: known.code, detail: known.detail });
       return;
     }
-    log('unhandled error', error);
-    res.status(500).json({ message: 'Internal server error.', error_code: 'internal_error', detail: null });
+    const id = res.getHeader('x-request-id');
+    log(typeof id === 'string' ? `unhandled error in request ${id}` : 'unhandled error', error);
+    res.status(500).json({ message: withRequestId('Internal server error.', res), error_code: 'internal_error', detail: null });
   };
 }
 

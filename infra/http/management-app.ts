@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { ReadDeps } from '../../read-api/deps.js';
 import { apiKeysReadRouter } from '../../read-api/api-keys.js';
@@ -20,6 +20,7 @@ import { schemaReadRouter } from '../../read-api/schema.js';
 import type { WriteDeps } from '../../write-api/deps.js';
 import { collectionsWriteRouter } from '../../write-api/collections.js';
 import { componentsWriteRouter } from '../../write-api/components.js';
+import { componentSyncWriteRouter } from '../../write-api/component-sync.js';
 import { deliveryApisWriteRouter } from '../../write-api/delivery-apis.js';
 import { localesWriteRouter } from '../../write-api/locales.js';
 import { resourcesWriteRouter } from '../../write-api/resources.js';
@@ -39,11 +40,13 @@ import { tenancyRouter, type TenancyHttp } from './tenancy-routes.js';
 export const BODY_LIMIT = '8mb';
 
 /** The management (command and query) interface under `/v1`. */
-export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecret: string; log: (m: string, e: unknown) => void; tenancy: TenancyHttp }): Express {
+export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecret: string; log: (m: string, e: unknown) => void; tenancy: TenancyHttp; front?: RequestHandler }): Express {
   const app = express();
   app.set('etag', false);
   app.set('x-powered-by', false);
   app.use(helmet());
+  // Request ids, metrics and the operations endpoints: before credentials (docs/decisions/0110).
+  if (deps.front) app.use(deps.front);
   // Credentials first: an unauthenticated request is 401 whatever its body holds.
   // A Secure signature covers the body: such requests read it first (a parse error still waits for the 401).
   const json = jsonBody(BODY_LIMIT);
@@ -69,6 +72,7 @@ export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecr
     collectionsWriteRouter(deps),
     componentsReadRouter(deps),
     componentsWriteRouter(deps),
+    componentSyncWriteRouter(deps),
     schemaReadRouter(deps),
     schemaWriteRouter(deps),
     fieldsReadRouter(deps),

@@ -83,3 +83,9 @@ export const CHECKPOINTS_MAPPING: TypeMapping = {
   dynamic: 'strict',
   properties: { position: { type: 'keyword', index: false } },
 };
+
+/** The delivery projection's schema knowledge for search: one JSON value per id. */
+export const SEARCH_META_MAPPING: TypeMapping = {
+  dynamic: 'strict',
+  properties: { value: { type: 'keyword', index: false } },
+};

@@ -4,8 +4,10 @@ import { effectiveSort, type DeliveryQuery, type JoinFilter } from '../../projec
 import { DomainError } from '../../domain/errors.js';
 import type { DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx } from '../../projections/ports.js';
 import { Mutex } from '../mutex.js';
+import { activeFields, type SearchField } from '../../projections/search-fields.js';
+import type { Scored } from '../../projections/search-ports.js';
 import { keysetQuery, referencesQuery, sortClauses, whereQuery } from './delivery-query-dsl.js';
-import { CHECKPOINTS_MAPPING, DOCS_MAPPING, DOCS_SETTINGS, docId, toDoc, toSource, type Checkpoint, type Source } from './mapping.js';
+import { CHECKPOINTS_MAPPING, DOCS_MAPPING, DOCS_SETTINGS, SEARCH_META_MAPPING, docId, toDoc, toSource, type Checkpoint, type Source } from './mapping.js';
 
 export type OpenSearchIndexOptions = {
   /** Name of the documents index; checkpoints go to `<prefix>-checkpoints`. */
@@ -20,6 +22,9 @@ const MAX_JOINED = 9_999;
 /** Writes of one unit of work by document id: the document to index, or null to delete it. */
 type Pending = Map<string, DeliveryDoc | null>;
 
+/** Search metadata written by a unit of work: id to JSON value, null to delete. */
+type SearchMeta = Map<string, unknown>;
+
 /** Collections whose documents are all removed (by query, before the bulk write), as `[env, folder]`. */
 type Cleared = Map<string, readonly [string, string]>;
 
@@ -28,7 +33,20 @@ class BufferedWriter implements SearchIndexTx {
     private readonly pending: Pending,
     private readonly fetch: (id: string) => Promise<DeliveryDoc | null>,
     private readonly cleared: Cleared = new Map(),
+    private readonly meta_: SearchMeta = new Map(),
+    private readonly loadMeta: (id: string) => Promise<unknown> = async () => null,
   ) {}
+
+  async meta(id: string): Promise<unknown> {
+    return this.meta_.has(id) ? this.meta_.get(id) : this.loadMeta(id);
+  }
+
+  async setMeta(id: string, value: unknown): Promise<void> {
+    this.meta_.set(id, value ?? null);
+  }
+
+  /** Full text and vectors are not kept on OpenSearch yet (docs/decisions/0051): `_search` answers 501 there. */
+  async indexSearch(): Promise<void> {}
 
   async get(env: string, folder: string, key: string): Promise<DeliveryDoc | null> {
     const id = docId(env, folder, key);
@@ -64,6 +82,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
   private readonly client: Client;
   private readonly docs: string;
   private readonly checkpoints: string;
+  private readonly searchMeta: string;
   private readonly refresh: 'wait_for' | true;
   private readonly mutex = new Mutex();
   private ready: Promise<void> | undefined;
@@ -73,6 +92,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
     // v2: documents carry their flattened payload for queries; a new name rebuilds the index from the events.
     this.docs = options.prefix ?? 'cms-delivery-v2';
     this.checkpoints = `${this.docs}-checkpoints`;
+    this.searchMeta = `${this.docs}-search-meta`;
     this.refresh = options.refresh ?? 'wait_for';
   }
 
@@ -84,7 +104,11 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   private ensure(): Promise<void> {
-    this.ready ??= Promise.all([this.create(this.docs, DOCS_MAPPING, DOCS_SETTINGS), this.create(this.checkpoints, CHECKPOINTS_MAPPING)]).then(
+    this.ready ??= Promise.all([
+      this.create(this.docs, DOCS_MAPPING, DOCS_SETTINGS),
+      this.create(this.checkpoints, CHECKPOINTS_MAPPING),
+      this.create(this.searchMeta, SEARCH_META_MAPPING),
+    ]).then(
       () => undefined,
       (error: unknown) => {
         this.ready = undefined;
@@ -99,6 +123,36 @@ export class OpenSearchSearchIndex implements SearchIndex {
     const { body } = await this.client.get({ index: this.docs, id }, { ignore: [404] });
     return body.found ? toDoc(body._source as Source) : null;
   };
+
+  private readonly loadMeta = async (id: string): Promise<unknown> => {
+    const { body } = await this.client.get({ index: this.searchMeta, id }, { ignore: [404] });
+    return body.found ? JSON.parse((body._source as { value: string }).value) : null;
+  };
+
+  async searchText(): Promise<Scored[]> {
+    throw new DomainError('not_implemented', 'Full-text search is not available on the OpenSearch index yet.', null, 501);
+  }
+
+  async searchVectors(): Promise<Scored[]> {
+    throw new DomainError('not_implemented', 'Vector search is not available on the OpenSearch index yet.', null, 501);
+  }
+
+  async docsByKeys(env: string, folder: string, keys: readonly string[]): Promise<DeliveryDoc[]> {
+    await this.ensure();
+    if (keys.length === 0) return [];
+    const { body } = await this.client.mget({ index: this.docs, body: { ids: keys.map((key) => docId(env, folder, key)) } });
+    const docs = (body.docs as { found?: boolean; _source?: Source }[]).filter((d) => d.found && d._source).map((d) => toDoc(d._source as Source));
+    return docs.filter((doc) => doc.data !== null);
+  }
+
+  async searchFields(env: string, folder: string): Promise<SearchField[]> {
+    await this.ensure();
+    return activeFields(this.loadMeta, env, folder);
+  }
+
+  async vectorsSize(): Promise<number> {
+    return 0;
+  }
 
   async get(env: string, folder: string, key: string): Promise<DeliveryDoc | null> {
     await this.ensure();
@@ -188,7 +242,12 @@ export class OpenSearchSearchIndex implements SearchIndex {
       await this.ensure();
       const pending: Pending = new Map();
       const cleared: Cleared = new Map();
-      await work(new BufferedWriter(pending, this.fetch, cleared));
+      const meta: SearchMeta = new Map();
+      await work(new BufferedWriter(pending, this.fetch, cleared, meta, this.loadMeta));
+      for (const [id, value] of meta) {
+        if (value === null) await this.client.delete({ index: this.searchMeta, id }, { ignore: [404] });
+        else await this.client.index({ index: this.searchMeta, id, body: { value: JSON.stringify(value) } });
+      }
       for (const [env, folder] of cleared.values()) {
         await this.client.deleteByQuery({
           index: this.docs,

@@ -1,5 +1,6 @@
 import type { Position } from '../../commands/ports.js';
 import { matchesFilter } from '../../projections/filter-match.js';
+import { isBatchWriter } from './buffered-writes.js';
 import type { Doc, Filter, ReadCollection, ReadStore, ReadStoreTx } from '../../projections/ports.js';
 
 /** Documents held before they are written out (a rebuild of the embedded default usually fits whole). */
@@ -94,6 +95,11 @@ export class BufferedReadStore implements ReadStore {
 
   /** Writes the buffer out: the removals, then every buffered document, then each consumer's position. */
   async flush(): Promise<void> {
+    if (isBatchWriter(this.inner)) {
+      await this.inner.writeBatch({ removals: this.removals, docs: this.buffer, positions: this.positions, fresh: !this.flushed });
+      this.cleared();
+      return;
+    }
     const consumers = [...this.positions];
     for (const [index, [consumer, position]] of consumers.entries()) {
       await this.inner.unitOfWork(consumer, position, async (tx) => {
@@ -108,6 +114,10 @@ export class BufferedReadStore implements ReadStore {
         }
       });
     }
+    this.cleared();
+  }
+
+  private cleared(): void {
     for (const docs of this.buffer.values()) docs.clear();
     this.removals = [];
     this.size = 0;

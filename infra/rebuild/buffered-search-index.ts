@@ -1,8 +1,17 @@
 import type { Position } from '../../commands/ports.js';
 import type { DeliveryQuery } from '../../projections/delivery-query.js';
 import type { DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx } from '../../projections/ports.js';
+import type { SearchField } from '../../projections/search-fields.js';
+import type { Scored, SearchEntries, TextQuery, VectorQuery } from '../../projections/search-ports.js';
 
-const id = (env: string, folder: string, key: string): string => JSON.stringify([env, folder, key]);
+/**
+ * Writes the rebuilt documents and each consumer's position into the (empty) index at once,
+ * and opens the loaded index for the search entries and metadata, written after the documents.
+ */
+export type DeliveryBulkLoad = (docs: Iterable<DeliveryDoc>, positions: ReadonlyMap<string, Position>) => Promise<SearchIndex>;
+
+/** Keys never hold a NUL character, so it separates the parts of a buffer key. */
+const id = (env: string, folder: string, key: string): string => `${env}\u0000${folder}\u0000${key}`;
 
 /**
  * A write-back buffer over a rebuild's fresh delivery index, as BufferedReadStore is for the
@@ -10,11 +19,17 @@ const id = (env: string, folder: string, key: string): string => JSON.stringify(
  * index until `flush`, which a rebuild calls once, at its end (docs/decisions/0073).
  */
 export class BufferedSearchIndex implements SearchIndex {
-  private readonly buffer = new Map<string, { readonly env: string; readonly folder: string; readonly key: string; readonly doc: DeliveryDoc | null }>();
+  private readonly buffer = new Map<string, { readonly env: string; readonly folder: string; readonly key: string; readonly doc: DeliveryDoc | null; readonly entries?: SearchEntries }>();
+  /** The projection's own small values (its knowledge of the schemas), by id. */
+  private readonly metas = new Map<string, unknown>();
   private readonly positions = new Map<string, Position>();
   private flushed = false;
 
-  constructor(private readonly inner: SearchIndex) {}
+  /** `load` replaces the unit-of-work writes of `flush` by one bulk load (docs/decisions/0141). */
+  constructor(
+    private readonly inner: SearchIndex,
+    private readonly load?: DeliveryBulkLoad,
+  ) {}
 
   private readonly tx: SearchIndexTx = {
     get: async (env, folder, key) => {
@@ -28,7 +43,16 @@ export class BufferedSearchIndex implements SearchIndex {
       this.buffer.set(id(env, folder, key), { env, folder, key, doc: null });
     },
     removeFolder: async (env, folder) => {
-      for (const [k, entry] of this.buffer) if (entry.env === env && entry.folder === folder) this.buffer.set(k, { ...entry, doc: null });
+      for (const [k, entry] of this.buffer) if (entry.env === env && entry.folder === folder) this.buffer.set(k, { env, folder, key: entry.key, doc: null });
+    },
+    meta: async (id) => (this.metas.has(id) ? this.metas.get(id) : null),
+    setMeta: async (id, value) => {
+      this.metas.set(id, value);
+    },
+    // Re-indexing a document cleared its entries (index above keeps none); these replace them.
+    indexSearch: async (env, folder, key, entries) => {
+      const at = this.buffer.get(id(env, folder, key));
+      if (at?.doc) this.buffer.set(id(env, folder, key), { ...at, entries });
     },
   };
 
@@ -44,6 +68,26 @@ export class BufferedSearchIndex implements SearchIndex {
     return this.inner.query(env, folder, query);
   }
 
+  searchText(env: string, folder: string, query: TextQuery): Promise<Scored[]> {
+    return this.inner.searchText(env, folder, query);
+  }
+
+  searchVectors(env: string, folder: string, query: VectorQuery): Promise<Scored[]> {
+    return this.inner.searchVectors(env, folder, query);
+  }
+
+  docsByKeys(env: string, folder: string, keys: readonly string[]): Promise<DeliveryDoc[]> {
+    return this.inner.docsByKeys(env, folder, keys);
+  }
+
+  searchFields(env: string, folder: string): Promise<SearchField[]> {
+    return this.inner.searchFields(env, folder);
+  }
+
+  vectorsSize(env: string, folder: string, key: string): Promise<number> {
+    return this.inner.vectorsSize(env, folder, key);
+  }
+
   async unitOfWork(consumer: string, position: Position, work: (tx: SearchIndexTx) => Promise<void>): Promise<void> {
     await work(this.tx);
     this.positions.set(consumer, position);
@@ -57,12 +101,44 @@ export class BufferedSearchIndex implements SearchIndex {
   async flush(): Promise<void> {
     if (this.flushed) return;
     this.flushed = true;
+    if (this.load) {
+      const loaded = await this.load(this.documents(), this.positions);
+      try {
+        await this.writeSearch(loaded);
+      } finally {
+        await loaded.close();
+      }
+      this.metas.clear();
+      this.buffer.clear();
+      return;
+    }
     for (const [consumer, position] of this.positions) {
       await this.inner.unitOfWork(consumer, position, async (tx) => {
-        for (const { doc } of this.buffer.values()) if (doc) await tx.index(doc);
+        for (const [metaId, value] of this.metas) await tx.setMeta(metaId, value);
+        for (const { doc, entries } of this.buffer.values()) {
+          if (!doc) continue;
+          await tx.index(doc);
+          if (entries) await tx.indexSearch(doc.env, doc.folder, doc.key, entries);
+        }
       });
+      this.metas.clear();
       this.buffer.clear();
     }
+  }
+
+  /** The metadata and the search entries of the bulk-loaded documents, in one unit of work at the first consumer's position (already saved). */
+  private async writeSearch(target: SearchIndex): Promise<void> {
+    const [first] = this.positions;
+    const searched = [...this.buffer.values()].filter((entry) => entry.doc && entry.entries);
+    if (!first || (this.metas.size === 0 && searched.length === 0)) return;
+    await target.unitOfWork(first[0], first[1], async (tx) => {
+      for (const [metaId, value] of this.metas) await tx.setMeta(metaId, value);
+      for (const { env, folder, key, entries } of searched) await tx.indexSearch(env, folder, key, entries!);
+    });
+  }
+
+  private *documents(): Iterable<DeliveryDoc> {
+    for (const { doc } of this.buffer.values()) if (doc) yield doc;
   }
 
   close(): Promise<void> {

@@ -30,6 +30,19 @@ CREATE TABLE IF NOT EXISTS events (
 
 const POLL_MS = 1000;
 const CHUNK = 500;
+/** Most appends one group commit takes; the rest wait for the next one. */
+const GROUP_MAX = 1000;
+
+/** An append waiting for the next group commit. */
+type Pending = {
+  readonly stream: string;
+  readonly events: readonly NewEvent[];
+  readonly expected: ExpectedRevision;
+  readonly resolve: (result: AppendResult) => void;
+  readonly reject: (error: unknown) => void;
+};
+
+type Outcome = { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly error: unknown };
 
 const toStored = (row: Row): StoredEvent => ({
   id: row.id,
@@ -51,8 +64,17 @@ function check(stream: string, expected: ExpectedRevision, current: number | nul
   if (!ok) throw new WrongExpectedRevision(stream, expected, actual);
 }
 
-/** The embedded event store: one SQLite table, one transaction per append. */
+/**
+ * The embedded event store: one SQLite table. Appends made while the event loop is busy
+ * are committed together (group commit): one durable transaction, each append inside it in
+ * its own savepoint, checked against its own expected revision, so a refused one rolls back
+ * alone. Every caller is answered only after the shared commit is on disk.
+ */
 export class SqliteEventStore implements EventStore {
+  /** Group commits and the appends they carried since opening (diagnostics and tests). */
+  readonly stats = { commits: 0, appends: 0 };
+  private pending: Pending[] = [];
+  private flushScheduled = false;
   private readonly db: SqliteDb;
   private readonly appended = new EventEmitter();
   private readonly statements;
@@ -95,6 +117,56 @@ export class SqliteEventStore implements EventStore {
     return { revision, position: toPosition(position) };
   };
 
+  /**
+   * Commits every pending append in one transaction. Each runs in its own savepoint (a
+   * transaction function called inside another is one in better-sqlite3): a refused append
+   * rolls back alone and the others go on. If the commit itself fails, none is stored and
+   * every caller gets that error.
+   */
+  private flush(): void {
+    this.flushScheduled = false;
+    const group = this.pending.splice(0, GROUP_MAX);
+    if (this.pending.length > 0) this.scheduleFlush();
+    if (group.length === 0) return;
+    let outcomes: Outcome[];
+    try {
+      if (!this.db.open) throw new Error('the event store is closed');
+      const one = this.db.transaction(this.appendTx);
+      outcomes = this.db
+        .transaction((appends: readonly Pending[]) =>
+          appends.map((p): Outcome => {
+            try {
+              return { ok: true, result: one(p.stream, p.events, p.expected) };
+            } catch (error) {
+              // The rows this append hashed in memory were rolled back with its savepoint.
+              this.lastHash = lastEventHash(this.db);
+              return { ok: false, error };
+            }
+          }),
+        )
+        .immediate(group);
+    } catch (error) {
+      // The whole group was rolled back, with the hashes chained in memory.
+      if (this.db.open) this.lastHash = lastEventHash(this.db);
+      for (const p of group) p.reject(error);
+      return;
+    }
+    this.stats.commits += 1;
+    this.stats.appends += group.length;
+    group.forEach((p, i) => {
+      const outcome = outcomes[i];
+      if (outcome?.ok) p.resolve(outcome.result);
+      else p.reject(outcome ? outcome.error : new Error('append lost from its group'));
+    });
+    if (outcomes.some((o) => o.ok)) this.appended.emit('append');
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
+  }
+
   /** An append whose first event id is stored already: the same append retried. */
   private replayed(stream: string, events: readonly NewEvent[], first: Row): AppendResult {
     if (first.stream !== stream) throw new Error(`event id ${first.id} is already used in stream ${first.stream}`);
@@ -105,17 +177,12 @@ export class SqliteEventStore implements EventStore {
     return { revision: last.revision, position: toPosition(last.position) };
   }
 
-  async appendToStream(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    let result: AppendResult;
-    try {
-      result = this.db.transaction(this.appendTx).immediate(stream, events, expected);
-    } catch (error) {
-      // The rows hashed in memory were rolled back.
-      if (this.db.open) this.lastHash = lastEventHash(this.db);
-      throw error;
-    }
-    this.appended.emit('append');
-    return result;
+  /** Queued for the next group commit, which runs once the event loop has handled what is ready now. */
+  appendToStream(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ stream, events, expected, resolve, reject });
+      this.scheduleFlush();
+    });
   }
 
   async verifyChain(): Promise<ChainReport> {

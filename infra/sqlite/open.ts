@@ -3,13 +3,17 @@ import * as sqliteVec from 'sqlite-vec';
 
 export type SqliteDb = Database.Database;
 
-/** Opens a SQLite file for durable writes: WAL journal, every commit synced (synchronous FULL). */
-export function openSqlite(file: string, options: { readonly?: boolean; vectors?: boolean } = {}): SqliteDb {
+/**
+ * Opens a SQLite file for durable writes: WAL journal, every commit synced (synchronous FULL).
+ * `derived` is for files the event store can rebuild (the read models, the delivery index):
+ * synchronous NORMAL, commits atomic but not synced one by one (docs/decisions/0101).
+ */
+export function openSqlite(file: string, options: { readonly?: boolean; vectors?: boolean; derived?: boolean } = {}): SqliteDb {
   const db = new Database(file, { readonly: options.readonly ?? false });
   if (!options.readonly) {
     db.pragma('journal_mode = WAL');
   }
-  db.pragma('synchronous = FULL');
+  db.pragma(options.derived ? 'synchronous = NORMAL' : 'synchronous = FULL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   if (options.vectors) sqliteVec.load(db);

@@ -4,6 +4,8 @@ import { fieldExpr, orderSql, whereSql, type SqlParam } from './filter-sql.js';
 import { openSqlite, type SqliteDb } from './open.js';
 import { prepared } from './statement-cache.js';
 import { Mutex } from '../mutex.js';
+import type { BufferedWrites } from '../rebuild/buffered-writes.js';
+import { writeBatchOn } from './read-store-batch.js';
 
 const NAME = /^[a-z_][a-z0-9_]*$/;
 
@@ -92,6 +94,8 @@ export class SqliteReadStore implements ReadStore {
     if (shadow) this.writer.pragma('synchronous = NORMAL');
     this.writer.exec(`CREATE TABLE IF NOT EXISTS ${this.checkpoints} (consumer TEXT PRIMARY KEY, position TEXT NOT NULL)`);
     this.reader = openSqlite(file);
+    // Rebuilt from the event store: commits need no sync of their own (docs/decisions/0101).
+    for (const db of [this.writer, this.reader]) db.pragma('synchronous = NORMAL');
   }
 
   private table(name: string): string {
@@ -131,6 +135,18 @@ export class SqliteReadStore implements ReadStore {
       } catch (error) {
         if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
         // Tables created inside the rolled-back transaction are gone again.
+        this.created.clear();
+        throw error;
+      }
+    });
+  }
+
+  /** A rebuild buffer's flush in one transaction, each statement prepared once per collection (docs/decisions/0141). */
+  async writeBatch(writes: BufferedWrites): Promise<void> {
+    await this.mutex.run(async () => {
+      try {
+        this.writer.transaction(() => writeBatchOn(this.writer, (name) => this.ensureTable(name), this.checkpoints, writes)).immediate();
+      } catch (error) {
         this.created.clear();
         throw error;
       }

@@ -4,11 +4,11 @@ import { fold } from '../../projections/delivery-query-eval.js';
 import type { CursorKey, DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx } from '../../projections/ports.js';
 import { pageSql, type SqlParam } from './delivery-query-sql.js';
 import { Mutex } from '../mutex.js';
+import type { Scored, SearchEntries, TextQuery, VectorQuery } from '../../projections/search-ports.js';
+import { activeFields, type SearchField } from '../../projections/search-fields.js';
 import { openSqlite, type SqliteDb } from './open.js';
+import { SEARCH_SCHEMA, SqliteSearchTables } from './search-tables.js';
 import type { Statement } from 'better-sqlite3';
-
-/** Embedding width of the vector table; the embedder that fills it comes with vector search. */
-export const VECTOR_DIMENSIONS = 384;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS docs (
@@ -24,7 +24,6 @@ CREATE TABLE IF NOT EXISTS docs (
 );
 CREATE INDEX IF NOT EXISTS docs_by_created ON docs (env, folder, created_at, key);
 CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
-CREATE VIRTUAL TABLE IF NOT EXISTS docs_vec USING vec0(embedding float[${VECTOR_DIMENSIONS}]);
 CREATE TABLE IF NOT EXISTS checkpoints (consumer TEXT PRIMARY KEY, position TEXT NOT NULL);
 `;
 
@@ -61,7 +60,6 @@ function statements(db: SqliteDb) {
     removeFolder: db.prepare<[string, string], { rowid: number }>('DELETE FROM docs WHERE env = ? AND folder = ? RETURNING rowid'),
     ftsDelete: db.prepare<[number]>('DELETE FROM docs_fts WHERE rowid = ?'),
     ftsInsert: db.prepare<[number, string]>('INSERT INTO docs_fts (rowid, text) VALUES (?, ?)'),
-    vecDelete: db.prepare<[bigint]>('DELETE FROM docs_vec WHERE rowid = ?'),
     forward: db.prepare<[string, string, string, string, number], Row>(
       `SELECT * FROM docs WHERE env = ? AND folder = ? AND data IS NOT NULL AND (created_at, key) > (?, ?)
        ORDER BY created_at, key LIMIT ?`,
@@ -79,8 +77,26 @@ function statements(db: SqliteDb) {
 
 type Statements = ReturnType<typeof statements>;
 
+const scopeOf = (env: string, folder: string): string => `${env}/${folder}`;
+
 class Writer implements SearchIndexTx {
-  constructor(private readonly s: Statements) {}
+  constructor(
+    private readonly s: Statements,
+    private readonly search: SqliteSearchTables,
+  ) {}
+
+  async meta(id: string): Promise<unknown> {
+    return this.search.meta(id);
+  }
+
+  async setMeta(id: string, value: unknown): Promise<void> {
+    this.search.setMeta(id, value);
+  }
+
+  async indexSearch(env: string, folder: string, key: string, entries: SearchEntries): Promise<void> {
+    const row = this.s.get.get(env, folder, key);
+    if (row) this.search.index(row.rowid, scopeOf(env, folder), entries);
+  }
 
   async get(env: string, folder: string, key: string): Promise<DeliveryDoc | null> {
     const row = this.s.get.get(env, folder, key);
@@ -92,6 +108,7 @@ class Writer implements SearchIndexTx {
     const row = this.s.upsert.get(doc.env, doc.folder, doc.key, doc.created_at, doc.updated_at, doc.owner, data);
     if (!row) return;
     this.s.ftsDelete.run(row.rowid);
+    this.search.clear(row.rowid);
     if (doc.data !== null) this.s.ftsInsert.run(row.rowid, textOf(doc.data));
   }
 
@@ -99,13 +116,13 @@ class Writer implements SearchIndexTx {
     const row = this.s.remove.get(env, folder, key);
     if (!row) return;
     this.s.ftsDelete.run(row.rowid);
-    this.s.vecDelete.run(BigInt(row.rowid));
+    this.search.clear(row.rowid);
   }
 
   async removeFolder(env: string, folder: string): Promise<void> {
     for (const row of this.s.removeFolder.all(env, folder)) {
       this.s.ftsDelete.run(row.rowid);
-      this.s.vecDelete.run(BigInt(row.rowid));
+      this.search.clear(row.rowid);
     }
   }
 }
@@ -121,14 +138,46 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly w: Statements;
   private readonly r: Statements;
   private readonly mutex = new Mutex();
+  private readonly searchWriter: SqliteSearchTables;
+  private readonly searchReader: SqliteSearchTables;
 
   constructor(file: string) {
-    this.writer = openSqlite(file, { vectors: true });
+    this.writer = openSqlite(file, { vectors: true, derived: true });
     this.writer.exec(SCHEMA);
+    this.writer.exec(SEARCH_SCHEMA);
     this.reader = openSqlite(file, { vectors: true });
     this.reader.function('fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? fold(value) : value));
     this.w = statements(this.writer);
     this.r = statements(this.reader);
+    this.searchWriter = new SqliteSearchTables(this.writer);
+    this.searchReader = new SqliteSearchTables(this.reader);
+  }
+
+  async searchText(env: string, folder: string, query: TextQuery): Promise<Scored[]> {
+    return this.searchReader.searchText(env, folder, query);
+  }
+
+  async searchVectors(env: string, folder: string, query: VectorQuery): Promise<Scored[]> {
+    return this.searchReader.searchVectors(env, folder, scopeOf(env, folder), query);
+  }
+
+  async docsByKeys(env: string, folder: string, keys: readonly string[]): Promise<DeliveryDoc[]> {
+    const docs: DeliveryDoc[] = [];
+    for (let at = 0; at < keys.length; at += 500) {
+      const chunk = keys.slice(at, at + 500);
+      const sql = `SELECT * FROM docs WHERE env = ? AND folder = ? AND data IS NOT NULL AND key IN (${chunk.map(() => '?').join(', ')})`;
+      docs.push(...this.reader.prepare<unknown[], Row>(sql).all(env, folder, ...chunk).map(toDoc));
+    }
+    return docs;
+  }
+
+  async searchFields(env: string, folder: string): Promise<SearchField[]> {
+    return activeFields(async (id) => this.searchReader.meta(id), env, folder);
+  }
+
+  async vectorsSize(env: string, folder: string, key: string): Promise<number> {
+    const row = this.r.get.get(env, folder, key);
+    return row ? this.searchReader.vectorsSize(row.rowid) : 0;
   }
 
   async get(env: string, folder: string, key: string): Promise<DeliveryDoc | null> {
@@ -197,7 +246,7 @@ export class SqliteSearchIndex implements SearchIndex {
     await this.mutex.run(async () => {
       this.writer.exec('BEGIN IMMEDIATE');
       try {
-        await work(new Writer(this.w));
+        await work(new Writer(this.w, this.searchWriter));
         this.w.saveCheckpoint.run(consumer, position);
         this.writer.exec('COMMIT');
       } catch (error) {

@@ -123,6 +123,21 @@ export class DeliveryAuth {
     return caller;
   }
 
+  /**
+   * Whether a Simple or Bearer `authorization` header proves a key this process has already
+   * found (and not forgotten since) that may read `folder` through `api` of `env`. False
+   * whenever that cannot be told from memory: an unknown key, a Secure signature (its replay
+   * guard and clock window belong to the full path), anything refused.
+   */
+  readsFromMemory(authorization: string, env: string, api: DeliveryApi, folder: string): boolean {
+    const credentials = parseCredentials(authorization);
+    if (credentials === null || credentials === 'malformed' || credentials.scheme === 'secure') return false;
+    const caller = this.cache.get(lookupId(credentials));
+    if (!caller || caller.key.env !== env) return false;
+    if (!proves(caller.key, credentials, { path: '', body: undefined, date: undefined, now: 0 }, this.replays)) return false;
+    return deliveryAccess(caller.role, api.key, folder, 'read') === 'granted';
+  }
+
   /** Whether the caller's role lets it `action` on the collection (anonymous callers only read). */
   may(caller: DeliveryCaller | null, api: DeliveryApi, folder: string, action: DeliveryAction): boolean {
     if (caller === null) return action === 'read';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
+import { rememberServed } from './served-cache.js';
 
 /** A strong validator of the exact bytes served: any change in what the answer depends on changes it. */
 export const etagOf = (bytes: string | Buffer): string => `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 32)}"`;
@@ -20,8 +21,10 @@ export const SURROGATE_KEY = 'Surrogate-Key';
 export function sendCached(req: Request, res: Response, body: unknown, keys: Iterable<string>): void {
   const bytes = JSON.stringify(body);
   const etag = etagOf(bytes);
+  const surrogateKeys = [...new Set(keys)];
   res.set('ETag', etag);
-  res.set(SURROGATE_KEY, [...new Set(keys)].join(' '));
+  res.set(SURROGATE_KEY, surrogateKeys.join(' '));
+  rememberServed(req, { body: Buffer.from(bytes), etag, surrogateKeys: surrogateKeys.join(' ') }, surrogateKeys);
   if (notModified(req.get('if-none-match'), etag)) {
     res.status(304).end();
     return;

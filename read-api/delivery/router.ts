@@ -11,6 +11,7 @@ import { routerIntrospection } from './router-introspection.js';
 import type { DeliveryApi, DeliveryRouting } from './routing.js';
 import { collectionSchema } from './schema.js';
 import { matchRoute, type Match } from './scope.js';
+import { searchCollection, type SearchDeps } from './search/handler.js';
 import type { DeliveryWrites } from './writes.js';
 
 export { WWW_AUTHENTICATE } from './auth.js';
@@ -36,10 +37,11 @@ export type DeliveryRouterDeps = {
   readonly auth: DeliveryAuth;
   readonly writes?: DeliveryWrites;
   readonly mcp?: McpEndpoint;
+  readonly search?: SearchDeps;
 };
 
 /** The delivery interface of every environment: `/{env}/{api_prefix}/{collection path}/[key/]`. */
-export function deliveryRouter({ routing, index, auth, writes, mcp }: DeliveryRouterDeps): Router {
+export function deliveryRouter({ routing, index, auth, writes, mcp, search }: DeliveryRouterDeps): Router {
   const router = Router();
 
   router.all('/:env/:prefix/*segments', async (req: Request, res: Response) => {
@@ -55,9 +57,16 @@ export function deliveryRouter({ routing, index, auth, writes, mcp }: DeliveryRo
     }
     res.set(corsHeaders(api, req.get('origin')));
     if (req.method === 'OPTIONS') return res.status(204).end();
-    const writing = writes !== undefined && (req.method === 'POST' || req.method === 'PUT');
-    if (req.method !== 'GET' && req.method !== 'HEAD' && !writing) throw notFound('route_not_found', 'Route');
+    const searching = search !== undefined && req.method === 'POST' && segments[segments.length - 1] === '_search';
+    const writing = !searching && writes !== undefined && (req.method === 'POST' || req.method === 'PUT');
+    if (req.method !== 'GET' && req.method !== 'HEAD' && !writing && !searching) throw notFound('route_not_found', 'Route');
     const caller = await auth.authenticate(req, res, env, api);
+    if (searching && search) {
+      if (res.locals.bodyError) throw res.locals.bodyError;
+      const match = resolve(api, segments.slice(0, -1));
+      auth.authorize(res, caller, api, match.route.folder, 'read');
+      return searchCollection(search, req, res, { env, api, match, routing });
+    }
     if (segments.length === 1 && segments[0] === '_router') {
       if (req.method !== 'GET' && req.method !== 'HEAD') throw notFound('route_not_found', 'Route');
       return routerIntrospection(req, res, api);

@@ -60,8 +60,14 @@ function routesOf(connection: Doc, byKey: ReadonlyMap<string, Doc>): DeliveryRou
 export class DeliveryRouting {
   private envs = new Map<string, ReadonlyMap<string, DeliveryApi>>();
   private models = new Map<string, EnvModel>();
+  private readonly reloaded: ((env: string) => void)[] = [];
 
   constructor(private readonly store: ReadStore) {}
+
+  /** Calls `listener` after each reload of an environment's table (answers built from the old one are stale). */
+  onReload(listener: (env: string) => void): void {
+    this.reloaded.push(listener);
+  }
 
   async loadAll(): Promise<void> {
     const envs = await this.store.collection('environments').find({});
@@ -90,6 +96,7 @@ export class DeliveryRouting {
     const connected = new Set(connections.map((c) => c.folder as string));
     this.models.set(env, await loadEnvModel(this.store, env, collections.filter((c) => connected.has(c.key as string))));
     this.envs.set(env, table);
+    for (const listener of this.reloaded) listener(env);
   }
 
   /** The published schemas of the environment's connected collections, and its locales. */

@@ -199,4 +199,28 @@ describe('HTTP: delivered documents are localized, selected, truncated and popul
     expect(after.headers.get('etag')).to.not.equal(etag);
     expect((await one(a[0]!, '')).headers.get('etag')).to.not.equal(single.headers.get('etag'));
   });
+  it('joins collections in _search: documents whose reference reaches a match of the joined tree', async () => {
+    const search = async (body: unknown) => {
+      const response = await fetch(`${s.delivery}/site/articles/_search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: response.status, body: (await response.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    };
+    // a[1] names Ann among its coauthors (a relation); a[0] no longer names her (an earlier test replaced its data).
+    const join = { as: { w: 'authors' }, relations: [{ source: '$', target: 'w', source_field: 'coauthors' }] };
+    const found = await search({ join, where: { w: { all_of: [{ name__eq: 'Ann' }] } } });
+    expect(found.status, JSON.stringify(found.body)).to.equal(200);
+    expect(found.body.results.map((r: { _sys: { key: string } }) => r._sys.key)).to.deep.equal([a[1]]);
+    const none = await search({ join, where: { w: { all_of: [{ name__eq: 'Nobody' }] } } });
+    expect(none.body.results).to.deep.equal([]);
+    const combined = await search({ join, where: { $: { all_of: [{ views__gte: 100 }] }, w: { all_of: [{ name__eq: 'Ann' }] } } });
+    expect(combined.body.results).to.deep.equal([]);
+    const unlisted = await search({ join: { as: { c: 'companies' }, relations: [{ source: '$', target: 'c', source_field: 'author' }] } });
+    expect(unlisted.status).to.equal(422);
+    expect(unlisted.body.detail).to.have.property('join');
+    const tooMany = await search({ join: { as: { a1: 'authors', a2: 'authors', a3: 'authors', a4: 'authors' }, relations: [] } });
+    expect(tooMany.status).to.equal(422);
+    expect(tooMany.body.detail.join.join(' ')).to.match(/1 to 3/);
+    const unknownAlias = await search({ where: { w: { all_of: [{ name__eq: 'Ann' }] } } });
+    expect(unknownAlias.status).to.equal(422);
+    expect(unknownAlias.body.detail).to.have.property('where');
+  });
 });

@@ -8,18 +8,18 @@ describe('locales over HTTP', () => {
   const v1 = (path: string): string => `/v1/${s.env}${path}`;
   const audit = async (query: string) => (await s.api('GET', v1(`/events/?entity_type=locale&ordering=timestamp&${query}`))).body.results;
   const defaults = async () =>
-    (await s.api('GET', v1('/locales/'))).body.results.filter((l: { is_default: boolean }) => l.is_default).map((l: { code: string }) => l.code);
+    (await s.api('GET', v1('/locales/'))).body.filter((l: { is_default: boolean }) => l.is_default).map((l: { code: string }) => l.code);
 
   before(async () => {
     s = await startTestService({ PLAN: 'free' });
   });
   after(async () => s?.stop());
 
-  it('starts the environment with en (English) as its default, in the list envelope', async () => {
+  it('starts the environment with en (English) as its default, listed as a bare array', async () => {
     const list = await s.api('GET', v1('/locales/'));
     expect(list.status).to.equal(200);
-    expect(list.body).to.include({ count: 1, next: null, previous: null });
-    const [en] = list.body.results;
+    expect(list.body).to.be.an('array').with.lengthOf(1);
+    const [en] = list.body;
     expect(en).to.deep.equal({ name: 'English', code: 'en', environment: s.env, is_default: true, created_at: en.created_at });
     expect(en.created_at).to.match(ISO);
     const one = await s.api('GET', v1('/locales/en/'));
@@ -38,14 +38,10 @@ describe('locales over HTTP', () => {
     expect(entry.metadata).to.deep.equal({ code: 'de', name: 'Deutsch', is_default: false });
   });
 
-  it('pages the list with next and previous URLs', async () => {
-    const first = await s.api('GET', v1('/locales/?limit=1'));
-    expect(first.body.count).to.equal(2);
-    expect(first.body.results.map((l: { code: string }) => l.code)).to.deep.equal(['en']);
-    const second = await s.get(first.body.next, { authorization: `Bearer ${s.token}` });
-    expect(second.body.results.map((l: { code: string }) => l.code)).to.deep.equal(['de']);
-    expect(second.body.previous).to.be.a('string');
-    expect((await s.api('GET', v1('/locales/?limit=x'))).status).to.equal(422);
+  it('lists every locale as a bare array, oldest first, whatever limit and offset say (the product shape)', async () => {
+    const all = await s.api('GET', v1('/locales/?limit=1&offset=1'));
+    expect(all.status).to.equal(200);
+    expect(all.body.map((l: { code: string }) => l.code)).to.deep.equal(['en', 'de']);
   });
 
   it('refuses a third locale on the free plan with 403 plan_limit_exceeded for locales (en counts)', async () => {
@@ -155,7 +151,7 @@ describe('locales over HTTP', () => {
     const again = await s.api('POST', v1('/locales/'), { name: 'English', code: 'en_US', is_default: true });
     expect(again.status).to.equal(201);
     expect(await defaults()).to.deep.equal(['en_US']);
-    expect((await s.api('GET', v1('/locales/'))).body.count).to.equal(2);
+    expect((await s.api('GET', v1('/locales/'))).body).to.have.lengthOf(2);
   });
 
   it('holds the starter quota of 5 under concurrent creates, and pro has no locale quota', async () => {
@@ -167,7 +163,7 @@ describe('locales over HTTP', () => {
       expect(statuses.filter((st) => st === 201)).to.have.length(4);
       expect(statuses.filter((st) => st === 403)).to.have.length(4);
       expect(results.find((r) => r.status === 403)?.body.detail).to.deep.equal({ entity: 'locales', current: 5, limit: 5, upgrade_url: '/organizations/plan/' });
-      expect((await starter.api('GET', `/v1/${starter.env}/locales/`)).body.count).to.equal(5);
+      expect((await starter.api('GET', `/v1/${starter.env}/locales/`)).body).to.have.lengthOf(5);
     } finally {
       await starter.stop();
     }
@@ -177,7 +173,7 @@ describe('locales over HTTP', () => {
         const code = `l${'abcdefgh'[i]}`;
         expect((await pro.api('POST', `/v1/${pro.env}/locales/`, { name: code, code })).status, code).to.equal(201);
       }
-      expect((await pro.api('GET', `/v1/${pro.env}/locales/`)).body.count).to.equal(9);
+      expect((await pro.api('GET', `/v1/${pro.env}/locales/`)).body).to.have.lengthOf(9);
     } finally {
       await pro.stop();
     }

@@ -34,12 +34,14 @@ describe('HTTP: the agent endpoint {prefix}/_mcp', function () {
   const mcpUrl = (prefix = 'agents') => new URL(`${s.delivery}/${prefix}/_mcp`);
   async function connect(prefix = 'agents'): Promise<Client> {
     const client = new Client({ name: 'test-agent', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(mcpUrl(prefix)));
+    // One request id for the agent's requests and the REST ones they are compared with (error messages end with it).
+    await client.connect(new StreamableHTTPClientTransport(mcpUrl(prefix), { requestInit: { headers: { 'x-request-id': 'mcp-test' } } }));
     clients.push(client);
     return client;
   }
   const rest = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${s.delivery}/agents/${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const headers = { 'x-request-id': 'mcp-test', ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+    const response = await fetch(`${s.delivery}/agents/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await response.text();
     return { status: response.status, body: text ? JSON.parse(text) : null };
   };

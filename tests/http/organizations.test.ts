@@ -96,7 +96,7 @@ describe('organizations, regions, projects and environments over HTTP', () => {
     expect(envEvents[0].metadata).to.deep.equal({ project_key: r.body.key });
     // The new environment has its own default locale en and nothing else.
     const locales = await s.api('GET', `/v1/${production.key}/locales/`);
-    expect(locales.body.results.map((l: { code: string; is_default: boolean }) => [l.code, l.is_default])).to.deep.equal([['en', true]]);
+    expect(locales.body.map((l: { code: string; is_default: boolean }) => [l.code, l.is_default])).to.deep.equal([['en', true]]);
     expect((await s.api('GET', `/v1/${production.key}/collections/tree/`)).body.count).to.equal(0);
   });
 

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { DELIVERY_CONSUMER } from '../../projections/delivery-index.js';
 import type { StoredEvent } from '../../commands/ports.js';
 import type { ProjectionTarget } from '../../projections/runner.js';
 import { collectionWithSchema, eventually, v1 } from '../support/content.js';
@@ -30,6 +31,7 @@ async function deliver(s: TestService, folder: string, alias: string): Promise<(
 }
 
 const create = (s: TestService, folder: string, title: string) => s.api('POST', v1(s, `/collections/${folder}/resources/`), { data: { title } });
+const DELIVERY = DELIVERY_CONSUMER;
 const statusOf = (s: TestService, name: string) => s.service.projections.status().find((p) => p.name === name);
 
 describe('projection faults', () => {
@@ -43,7 +45,7 @@ describe('projection faults', () => {
     let item: (key: string) => string;
 
     before(async () => {
-      s = await startTestService(env, undefined, { wrapProjectionTarget: poisoner('delivery-index', armed) });
+      s = await startTestService(env, undefined, { wrapProjectionTarget: poisoner(DELIVERY, armed) });
       folder = await collectionWithSchema(s, 'articles');
       item = await deliver(s, folder, 'articles');
     });
@@ -54,7 +56,7 @@ describe('projection faults', () => {
       expect(before.status).to.equal(201);
       const poisoned = await create(s, folder, 'POISON');
       expect(poisoned.status).to.equal(202);
-      const stopped = statusOf(s, 'delivery-index');
+      const stopped = statusOf(s, DELIVERY);
       expect(stopped?.stopped).to.equal(true);
       expect(stopped?.error?.message).to.equal('cannot project this event');
       expect(stopped?.error?.event_type, 'the revision carries the payload').to.equal('RevisionCreated');
@@ -68,7 +70,7 @@ describe('projection faults', () => {
       const after = await create(s, folder, 'After');
       expect(after.status).to.equal(202);
       expect((await s.api('GET', v1(s, `/collections/${folder}/resources/${after.body.key}/`))).status).to.equal(200);
-      expect(statusOf(s, 'delivery-index')?.lag).to.be.greaterThan(0);
+      expect(statusOf(s, DELIVERY)?.lag).to.be.greaterThan(0);
       // What was applied before the fault is served; the rest is not yet.
       expect((await s.get(item(before.body.key))).status).to.equal(200);
       expect((await s.get(item(after.body.key))).status).to.equal(404);
@@ -79,7 +81,7 @@ describe('projection faults', () => {
       s.service.projections.retry();
       const list = await eventually(() => s.get(`${s.delivery}/site/articles/?limit=50`), (r) => r.body?.results?.length === 3);
       expect(list.body.results.map((r: { data: { title: string } }) => r.data.title)).to.have.members(['Before', 'POISON', 'After']);
-      expect(statusOf(s, 'delivery-index')).to.deep.include({ stopped: false, error: null, lag: 0 });
+      expect(statusOf(s, DELIVERY)).to.deep.include({ stopped: false, error: null, lag: 0 });
       expect((await create(s, folder, 'Later')).status).to.equal(201);
     });
   });
@@ -124,7 +126,7 @@ describe('projection faults', () => {
   describe('a restart', () => {
     it('does not wait on a poisoned projection, and a restart with the fix catches up', async () => {
       const armed = { on: true };
-      const first = await startTestService(env, undefined, { wrapProjectionTarget: poisoner('delivery-index', armed) });
+      const first = await startTestService(env, undefined, { wrapProjectionTarget: poisoner(DELIVERY, armed) });
       const folder = await collectionWithSchema(first, 'pages');
       const item = await deliver(first, folder, 'pages');
       const poisoned = await create(first, folder, 'POISON');
@@ -132,8 +134,8 @@ describe('projection faults', () => {
       await first.stop();
 
       // Still poisoned: the start finishes (the catch-up wait ends on the fault) and reports it.
-      const again = await startTestService(env, first.dataDir, { wrapProjectionTarget: poisoner('delivery-index', armed) });
-      expect(statusOf(again, 'delivery-index')?.stopped).to.equal(true);
+      const again = await startTestService(env, first.dataDir, { wrapProjectionTarget: poisoner(DELIVERY, armed) });
+      expect(statusOf(again, DELIVERY)?.stopped).to.equal(true);
       expect(statusOf(again, 'read-models')?.stopped).to.equal(false);
       await again.stop();
 

@@ -162,7 +162,7 @@ describe('keys named like Object.prototype members over HTTP', () => {
       }
       expectError(await s.api('POST', v1('/locales/'), { name: 'x', code: '__proto__' }), 422, 'validation_error', 'code __proto__');
       const listed = await s.api('GET', v1('/locales/'));
-      expect(listed.body.results.map((l: { code: string }) => l.code)).to.deep.equal(['en']);
+      expect(listed.body.map((l: { code: string }) => l.code)).to.deep.equal(['en']);
     });
   });
 

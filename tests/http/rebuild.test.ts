@@ -31,6 +31,33 @@ function deliveryDocs(file: string): unknown[] {
   }
 }
 
+/** The full-text rows of an index file by document, and its schema (the rebuild bulk-loads both). */
+function deliveryText(file: string): { text: unknown[]; schema: unknown[] } {
+  const db = new Database(file, { readonly: true });
+  try {
+    return {
+      text: db.prepare('SELECT d.env, d.folder, d.key, f.text FROM docs d JOIN docs_fts f ON f.rowid = d.rowid ORDER BY d.env, d.folder, d.key').all(),
+      schema: db.prepare(`SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'docs\\_fts\\_%' ESCAPE '\\' AND name NOT LIKE 'docs\\_vec\\_%' ESCAPE '\\' ORDER BY name`).all(),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** The search entries of an index file by document (full-text rows per field and locale, vectors), and the projection's metadata. */
+function deliverySearch(file: string): { text: unknown[]; vectors: unknown[]; meta: unknown[] } {
+  const db = new Database(file, { readonly: true });
+  try {
+    return {
+      text: db.prepare('SELECT d.key, s.field, s.locale, s.body FROM search_text s JOIN docs d ON d.rowid = s.doc ORDER BY d.key, s.field, s.locale').all(),
+      vectors: db.prepare('SELECT d.key, v.dims, v.bytes FROM doc_vectors v JOIN docs d ON d.rowid = v.doc ORDER BY d.key, v.dims, v.bytes').all(),
+      meta: db.prepare('SELECT id, value FROM search_meta ORDER BY id').all(),
+    };
+  } finally {
+    db.close();
+  }
+}
+
 async function rebuild(dataDir: string) {
   const out = new PassThrough();
   const err = new PassThrough();
@@ -61,6 +88,14 @@ describe('npm run rebuild: every projection from zero, swapped in under a runnin
       }
       if (i === 3) await s.api('DELETE', v1(s, `/collections/${articles}/resources/${r.body.key}/`));
     }
+    const notes = await s.api('POST', v1(s, '/collections/tree/'), { name: 'notes', alias: 'notes', parent: null });
+    const version = await s.api('POST', v1(s, `/collections/${notes.body.key}/model/versions/`), {});
+    const field = await s.api('POST', v1(s, `/collections/${notes.body.key}/model/versions/${version.body.key}/schema/tree/`), { key: 'body', type: 'text', searchable: true, vectorizable: true });
+    expect(field.status, JSON.stringify(field.body)).to.equal(201);
+    await s.api('POST', v1(s, `/collections/${notes.body.key}/model/versions/${version.body.key}/publish/`), {});
+    for (const body of ['the quick brown fox', 'a lazy dog sleeps']) {
+      expect((await s.api('POST', v1(s, `/collections/${notes.body.key}/resources/?wait=true`), { data: { body } })).status).to.equal(201);
+    }
     await s.api('POST', v1(s, `/collections/${doomed}/resources/`), { data: { title: 'gone with the collection' } });
     await s.api('DELETE', v1(s, `/collections/tree/collection/?key=${doomed}`));
     await s.api('POST', v1(s, '/permissions/management-api/api-keys/'), { description: 'ci' });
@@ -71,7 +106,7 @@ describe('npm run rebuild: every projection from zero, swapped in under a runnin
     const live = readModels(s.dataDir);
     expect(Object.keys(live)).to.include.members(['rm_resources', 'rm_revisions', 'rm_audit_events', 'checkpoints']);
     expect(live.indexes!.length).to.be.greaterThan(3);
-    expect(live.rm_resources).to.have.length(4);
+    expect(live.rm_resources).to.have.length(6);
     // A damaged read model: the rebuild from the events restores it.
     const db = new Database(join(s.dataDir, 'read-models.db'));
     db.prepare(`UPDATE rm_resources SET doc = json_set(doc, '$.name', 'damaged')`).run();
@@ -104,6 +139,18 @@ describe('npm run rebuild: every projection from zero, swapped in under a runnin
     // The live index also has the resource written after the swap; the rebuilt one catches up at start.
     expect(liveDocs.length).to.equal(rebuiltDocs.length + 1);
     expect(liveDocs).to.deep.include.members(rebuiltDocs);
+    const liveText = deliveryText(join(s.dataDir, 'delivery.db'));
+    const rebuiltText = deliveryText(rebuilt);
+    expect(rebuiltText.schema).to.deep.equal(liveText.schema);
+    expect(rebuiltText.text.length).to.be.greaterThan(0);
+    expect(liveText.text).to.deep.include.members(rebuiltText.text);
+    expect(liveText.text.length).to.equal(rebuiltText.text.length + 1);
+    // The searchable and vectorizable notes: the same entries and metadata (the resource added after the swap is an article, neither).
+    const liveSearch = deliverySearch(join(s.dataDir, 'delivery.db'));
+    expect(liveSearch.text).to.have.length(2);
+    expect(liveSearch.vectors.length).to.be.greaterThanOrEqual(2);
+    expect(liveSearch.meta.length).to.be.greaterThan(0);
+    expect(deliverySearch(rebuilt)).to.deep.equal(liveSearch);
 
     await s.stop();
     s = await startTestService({}, s.dataDir);

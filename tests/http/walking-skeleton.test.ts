@@ -48,7 +48,8 @@ describe('walking skeleton over HTTP (embedded stores)', function () {
       collection = r.body.key;
       expect(r.body).to.deep.equal({
         key: collection, name: 'Articles', alias: 'articles', path: 'articles', parent: null, content_type: 'document',
-        strict_reference: false, auto_remove_revisions: null, auto_remove_schema_versions: null, created_at: r.body.created_at,
+        strict_reference: false, auto_remove_revisions: null, auto_remove_schema_versions: null, embedding_model: null, embedding_dimension: null,
+        created_at: r.body.created_at,
       });
       expect(r.body.created_at).to.match(ISO);
     });

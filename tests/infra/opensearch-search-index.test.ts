@@ -20,6 +20,10 @@ describe('SearchIndex contract: OpenSearch', () => {
     searchIndexContract(async () => new OpenSearchSearchIndex(url, { prefix }));
     searchIndexOwnerContract(async () => new OpenSearchSearchIndex(url, { prefix }));
     describe('queries', () => searchIndexQueryContract(async () => new OpenSearchSearchIndex(url, { prefix }), 25));
+    it('search (full text, vectors): not on OpenSearch yet', function () {
+      console.log('      skipped: the OpenSearch adapter does not index texts or vectors yet (docs/decisions/0051)');
+      this.skip();
+    });
   } else
     it('runs when OPENSEARCH_URL is set', function () {
       console.log('      skipped: OPENSEARCH_URL is not set (docker compose up opensearch, then OPENSEARCH_URL=http://127.0.0.1:9200)');

@@ -1,4 +1,6 @@
 import type { Position } from '../../commands/ports.js';
+import type { SearchField } from '../../projections/search-fields.js';
+import type { Scored } from '../../projections/search-ports.js';
 import { effectiveSort, type DeliveryQuery } from '../../projections/delivery-query.js';
 import type { DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx } from '../../projections/ports.js';
 import { keysetQuery, referencesQuery, sortClauses, whereQuery } from '../../infra/opensearch/delivery-query-dsl.js';
@@ -172,8 +174,21 @@ export class DslModelIndex implements SearchIndex {
       index: async (doc) => void this.docs.set(`${doc.env}|${doc.folder}|${doc.key}`, toSource(doc)),
       remove: async (env, folder, key) => void this.docs.delete(`${env}|${folder}|${key}`),
       removeFolder: async () => undefined,
+      meta: async () => null,
+      setMeta: async () => undefined,
+      indexSearch: async () => undefined,
     });
   }
+
+  // The search side is not part of this model (the query DSL only).
+  private unsupported(): never {
+    throw new Error('the DSL model answers query() only');
+  }
+  searchText = async (): Promise<Scored[]> => this.unsupported();
+  searchVectors = async (): Promise<Scored[]> => this.unsupported();
+  docsByKeys = async (): Promise<DeliveryDoc[]> => this.unsupported();
+  searchFields = async (): Promise<SearchField[]> => [];
+  vectorsSize = async (): Promise<number> => 0;
 
   async checkpoint(): Promise<Position> {
     return '';

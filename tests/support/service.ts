@@ -1,6 +1,7 @@
 import { loadConfig } from '../../infra/config.js';
 import { createLogger } from '../../infra/logger.js';
 import { startService, type Service, type ServiceOptions } from '../../infra/service.js';
+import { TEST_EMBEDDINGS_CACHE } from './embeddings.js';
 import { tempDir } from './temp.js';
 
 export type Reply = { status: number; body: any; headers: Headers }; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -26,7 +27,7 @@ async function reply(response: Response): Promise<Reply> {
 
 /** The real service on 127.0.0.1, free ports and a fresh data directory (or the given one); `options` holds the test seams. */
 export async function startTestService(env: Record<string, string> = {}, dataDir = tempDir(), options: ServiceOptions = {}): Promise<TestService> {
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', DELIVERY_PORT: '0', HOST: '127.0.0.1', PLAN: 'free', RATE_LIMIT_PER_MINUTE: 'off', ...env });
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', DELIVERY_PORT: '0', HOST: '127.0.0.1', PLAN: 'free', RATE_LIMIT_PER_MINUTE: 'off', EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_CACHE, ...env });
   const service = await startService(config, createLogger('silent'), options);
   const file = service.bootstrap;
   if (!file) throw new Error('no bootstrap.json');

@@ -111,7 +111,11 @@ export class McpEndpoint {
       origin: ownOrigin(req.socket.localAddress, req.socket.localPort),
       env,
       prefix: api.prefix,
-      headers: this.deps.auth.forwardHeaders(key),
+      headers: {
+        ...this.deps.auth.forwardHeaders(key),
+        // The replayed requests carry the agent request's id: one id traces a tool call through the logs.
+        ...(typeof res.getHeader('x-request-id') === 'string' ? { 'x-request-id': res.getHeader('x-request-id') as string } : {}),
+      },
     };
     const info: CallerInfo = { caller, key };
     (req as Request & { auth?: unknown }).auth = { token: '', clientId: 'delivery', scopes: [], extra: { info } };

@@ -1,0 +1,124 @@
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import helmet from 'helmet';
+import { notModified, SURROGATE_KEY } from '../../read-api/delivery/caching.js';
+import { corsHeaders } from '../../read-api/delivery/cors.js';
+import { resolve } from '../../read-api/delivery/router.js';
+import type { DeliveryRouting } from '../../read-api/delivery/routing.js';
+import type { ServedCache, ServedEntry } from '../../read-api/delivery/served-cache.js';
+import { listsOf } from '../../read-api/delivery/served-invalidation.js';
+import type { EnvironmentStatus } from '../../read-api/environment-status.js';
+import { FORWARD_HEADER, type DeliveryAuth } from '../../read-api/delivery/auth.js';
+import type { ServedObserver } from '../observability/served-answers.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** The headers helmet sets on every delivery answer, taken once from helmet itself. */
+export function securityHeaders(): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = {};
+  const recorder = {
+    setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = value),
+    removeHeader: (name: string) => void delete headers[name.toLowerCase()],
+  };
+  helmet({ contentSecurityPolicy: false })(recorder as never, recorder as never, () => {});
+  return headers;
+}
+
+export type DeliveryFrontDeps = {
+  readonly app: Handler;
+  readonly routing: DeliveryRouting;
+  readonly cache: ServedCache;
+  readonly auth: DeliveryAuth;
+  readonly status?: EnvironmentStatus;
+  /** Request id, log line and metrics of the answers written here (the express app's front does them for the rest). */
+  readonly observer?: ServedObserver;
+};
+
+/** A GET or HEAD without a body, not replayed by the agent endpoint: the only reads answered from, or remembered in, the cache. */
+function cacheable(req: IncomingMessage): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const h = req.headers;
+  if (h[FORWARD_HEADER] !== undefined || h['transfer-encoding'] !== undefined) return false;
+  return h['content-length'] === undefined || h['content-length'] === '0';
+}
+
+/**
+ * The delivery interface's listener (docs/decisions/0132): a read whose answer is remembered,
+ * anonymous or with a Simple or Bearer key already known to be allowed, is written from the
+ * stored bytes with the same headers the express app gives it, without the express app; every
+ * other request goes to the express app, which remembers the answers of the reads this front
+ * admitted.
+ */
+export function deliveryFront({ app, routing, cache, auth, status, observer }: DeliveryFrontDeps): Handler {
+  const security = Object.entries(securityHeaders()).flat() as string[];
+  /** The headers of a remembered answer but CORS, built on its first use. */
+  const prepared = new WeakMap<ServedEntry, { readonly ok: (string | number)[]; readonly notModified: string[] }>();
+  const headersOf = (entry: ServedEntry) => {
+    let headers = prepared.get(entry);
+    if (!headers) {
+      const common = [...security, 'etag', entry.etag, SURROGATE_KEY, entry.surrogateKeys];
+      headers = { notModified: common, ok: [...common, 'content-type', 'application/json; charset=utf-8', 'content-length', entry.body.length] };
+      prepared.set(entry, headers);
+    }
+    return headers;
+  };
+
+  return (req, res) => {
+    if (!cacheable(req)) return app(req, res);
+    const url = req.url ?? '/';
+    const cacheKey = `${req.headers.host ?? ''} ${url}`;
+    const entry = cache.lookup(cacheKey);
+    if (!entry) return admit(req, res, url, cacheKey);
+    const api = routing.api(entry.env, entry.prefix);
+    if (!api || !served(entry.env)) return app(req, res); // the express app answers the refusal
+    const authorization = req.headers.authorization;
+    const allowed = authorization === undefined ? !api.is_auth_required : auth.readsFromMemory(authorization, entry.env, api, entry.folder);
+    if (!allowed) return app(req, res);
+    const started = process.hrtime.bigint();
+    const origin = req.headers.origin;
+    const extra = origin ? Object.entries(corsHeaders(api, origin)).flat() : [];
+    const id = observer?.idOf(req);
+    if (id !== undefined) extra.push('x-request-id', id);
+    const { ok, notModified: unchanged } = headersOf(entry);
+    const status = notModified(req.headers['if-none-match'], entry.etag) ? 304 : 200;
+    if (status === 304) res.writeHead(304, extra.length ? [...unchanged, ...extra] : unchanged).end();
+    else res.writeHead(200, extra.length ? [...ok, ...extra] : ok).end(req.method === 'HEAD' ? undefined : entry.body);
+    if (id !== undefined) {
+      const query = url.indexOf('?');
+      observer!.answered(req, id, query < 0 ? url : url.slice(0, query), status, started);
+    }
+  };
+
+  /** Whether the environment is neither disabled nor deleted, as of now. */
+  function served(env: string): boolean {
+    try {
+      status?.check(env);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Lets the express app answer, remembering a list or get-one answer; not endpoints
+   * (`_schema`...) nor addresses scoped by their parents' keys.
+   */
+  function admit(req: IncomingMessage, res: ServerResponse, url: string, cacheKey: string): void {
+    const query = url.indexOf('?');
+    const [env, prefix, ...path] = (query < 0 ? url : url.slice(0, query)).split('/').filter(Boolean);
+    const api = env !== undefined && prefix !== undefined ? routing.api(env, prefix) : undefined;
+    if (!api || !served(env!) || url.includes('%') || path.some((s) => s.startsWith('_'))) return app(req, res);
+    let match;
+    try {
+      match = resolve(api, path);
+    } catch {
+      return app(req, res);
+    }
+    const { route, rest } = match;
+    // The answer does not depend on who reads it: whoever may read it later gets these bytes.
+    const scope = { env: env!, prefix: prefix!, folder: route.folder };
+    if (route.chain.length > 0 && route.keep > 0) return app(req, res);
+    if (rest.length === 0) cache.admit(req, cacheKey, scope, [scope.env, listsOf(scope.env)]);
+    else cache.admit(req, cacheKey, scope, [scope.env], new Set([route.folder, listsOf(scope.env)]));
+    app(req, res);
+  }
+}

@@ -1,0 +1,66 @@
+import { Router, type Express } from 'express';
+import { createRequire } from 'node:module';
+import type { Interface } from '../observability/metrics.js';
+import { openApiDocument, type DocumentOptions } from './document.js';
+
+const DESCRIPTIONS: Readonly<Record<Interface, DocumentOptions>> = {
+  management: {
+    title: 'Event-sourced CMS: management interface',
+    description:
+      'Writers and administrators: collections, schemas, resources, revisions, locales, delivery APIs and connections, keys, the audit log. ' +
+      'Send `Authorization: Bearer <token>` (a management JWT or a management API key as `<public_key>:<secret_key>`). ' +
+      'Every error is `{message, error_code, detail}`; every response carries `X-Request-Id`.',
+    security: [{ management: [] }],
+    securitySchemes: { management: { type: 'http', scheme: 'bearer', description: 'A management JWT, or a management API key as `<public_key>:<secret_key>`.' } },
+  },
+  delivery: {
+    title: 'Event-sourced CMS: delivery interface',
+    description:
+      'Readers: `/{env}/{prefix}/{collection path}/` lists published resources (cursor pages), `.../{key}/` answers one. ' +
+      'Which addresses exist depends on the collections connected to each delivery API and their `allowed_methods`. ' +
+      'A public API needs no credentials; an auth-required one answers 401 with `WWW-Authenticate`.',
+    security: [{}, { delivery: [] }],
+    securitySchemes: {
+      delivery: { type: 'apiKey', in: 'header', name: 'Authorization', description: '`Simple <public_key>:<secret_key>`, `Secure <public_key>:<signature>` with `Date`, or `Bearer <token>`.' },
+    },
+  },
+};
+
+const require = createRequire(import.meta.url);
+/** The reference page's script, served from the installed npm package: nothing comes from a CDN. */
+const SCALAR_SCRIPT = require.resolve('@scalar/api-reference/browser/standalone.js');
+
+/** The page allows its own origin only: no font, script or request goes anywhere else. */
+const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+const page = (title: string): string => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+</head>
+<body>
+<script id="api-reference" data-url="/openapi.json" data-configuration='{"withDefaultFonts":false,"hideDownloadButton":false}'></script>
+<script src="/docs/standalone.js"></script>
+</body>
+</html>
+`;
+
+/** `/openapi.json` (generated once, from the app's own route table) and the reference page at `/docs/` (also `/docs`). */
+export function referenceRouter(api: Interface): Router {
+  const router = Router();
+  const options = DESCRIPTIONS[api];
+  let document: Record<string, unknown> | null = null;
+  router.get('/openapi.json', (req, res) => {
+    document ??= openApiDocument(req.app as Express, options);
+    res.json(document);
+  });
+  router.get('/docs/', (_req, res) => {
+    res.set('Content-Security-Policy', PAGE_CSP).type('html').send(page(options.title));
+  });
+  router.get('/docs/standalone.js', (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=3600').sendFile(SCALAR_SCRIPT);
+  });
+  return router;
+}

@@ -1,0 +1,162 @@
+import { ALL_FIELDS } from '../../projections/search-entries.js';
+import type { Scored, SearchEntries, TextQuery, VectorQuery } from '../../projections/search-ports.js';
+import type { Statement } from 'better-sqlite3';
+import type { SqliteDb } from './open.js';
+
+/**
+ * Search beside the delivery documents (docs/decisions/0051): FTS5 rows per document, searchable
+ * field and locale; sqlite-vec tables per vector width, partitioned by collection and field, with
+ * the locale as metadata; `doc_vectors` ties vector rows to their document.
+ */
+export const SEARCH_SCHEMA = `
+CREATE TABLE IF NOT EXISTS search_meta (id TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE VIRTUAL TABLE IF NOT EXISTS search_text USING fts5(body, doc UNINDEXED, field UNINDEXED, locale UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
+CREATE TABLE IF NOT EXISTS doc_texts (doc INTEGER NOT NULL, trow INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS doc_texts_by_doc ON doc_texts (doc);
+CREATE TABLE IF NOT EXISTS doc_vectors (vrow INTEGER PRIMARY KEY, doc INTEGER NOT NULL, dims INTEGER NOT NULL, bytes INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS doc_vectors_by_doc ON doc_vectors (doc);
+`;
+
+const vecTable = (dims: number): string => `vec_${dims}`;
+/** Vectors are partitioned by collection and field: a query scans only the fields it names. */
+const partition = (scope: string, field: string): string => `${scope}#${field}`;
+const DIMENSIONS = /^[1-9]\d{0,4}$/;
+/** sqlite-vec answers at most this many neighbours per query. */
+export const MAX_NEIGHBOURS = 4096;
+
+const localeArg = (locale: string | null): string[] => (locale === null ? [] : [locale]);
+const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
+
+/** FTS5 query text: each word quoted (so none is read as an operator), OR-ed, or one quoted phrase. */
+export function ftsMatch(query: TextQuery): string {
+  const quote = (word: string) => `"${word.replace(/"/g, '""')}"`;
+  if (query.phrase) return quote(query.phrase.join(' '));
+  return (query.words ?? []).map((w) => (query.prefix ? `${quote(w)}*` : quote(w))).join(' OR ');
+}
+
+export class SqliteSearchTables {
+  private readonly known = new Set<number>();
+  private readonly statements = new Map<string, Statement>();
+
+  constructor(private readonly db: SqliteDb) {
+    for (const { name } of db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'vec%'").all()) {
+      if (/^vec_\d+$/.test(name)) this.known.add(Number(name.slice(4)));
+    }
+  }
+
+  /** Statements are prepared once per SQL text. */
+  private sql(text: string): Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  /** Whether a table of this width exists (another connection may have created it). */
+  private hasVectors(dims: number): boolean {
+    if (this.known.has(dims)) return true;
+    if (!this.sql("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(vecTable(dims))) return false;
+    this.known.add(dims);
+    return true;
+  }
+
+  private ensureVectors(dims: number): void {
+    if (this.known.has(dims)) return;
+    if (!DIMENSIONS.test(String(dims))) throw new Error(`vector width ${dims} is not supported`);
+    this.db.exec(
+      `CREATE VIRTUAL TABLE IF NOT EXISTS ${vecTable(dims)} USING vec0(scope TEXT PARTITION KEY, locale TEXT, embedding float[${dims}] distance_metric=cosine, +field TEXT, +doc INTEGER)`,
+    );
+    this.known.add(dims);
+  }
+
+  /** Parsed values by id with the text they were parsed from: an unchanged value is not parsed again (and stays the same object). */
+  private readonly parsed = new Map<string, { text: string; value: unknown }>();
+
+  meta(id: string): unknown {
+    const row = this.sql('SELECT value FROM search_meta WHERE id = ?').get(id) as { value: string } | undefined;
+    if (!row) return null;
+    const known = this.parsed.get(id);
+    if (known?.text === row.value) return known.value;
+    const value: unknown = JSON.parse(row.value);
+    if (this.parsed.size > 10_000) this.parsed.clear();
+    this.parsed.set(id, { text: row.value, value });
+    return value;
+  }
+
+  setMeta(id: string, value: unknown): void {
+    if (value === null || value === undefined) this.sql('DELETE FROM search_meta WHERE id = ?').run(id);
+    else this.sql('INSERT INTO search_meta (id, value) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET value = excluded.value').run(id, JSON.stringify(value));
+  }
+
+  /** Removes every search row of a document. */
+  clear(doc: number): void {
+    for (const { trow } of this.sql('SELECT trow FROM doc_texts WHERE doc = ?').all(doc) as { trow: number }[]) {
+      this.sql('DELETE FROM search_text WHERE rowid = ?').run(trow);
+    }
+    this.sql('DELETE FROM doc_texts WHERE doc = ?').run(doc);
+    for (const { vrow, dims } of this.sql('SELECT vrow, dims FROM doc_vectors WHERE doc = ?').all(doc) as { vrow: number; dims: number }[]) {
+      if (this.known.has(dims)) this.sql(`DELETE FROM ${vecTable(dims)} WHERE rowid = ?`).run(BigInt(vrow));
+    }
+    this.sql('DELETE FROM doc_vectors WHERE doc = ?').run(doc);
+  }
+
+  index(doc: number, scope: string, entries: SearchEntries): void {
+    this.clear(doc);
+    for (const text of entries.texts) {
+      const { lastInsertRowid } = this.sql('INSERT INTO search_text (body, doc, field, locale) VALUES (?, ?, ?, ?)').run(text.text, doc, text.field, text.locale);
+      this.sql('INSERT INTO doc_texts (doc, trow) VALUES (?, ?)').run(doc, lastInsertRowid);
+    }
+    for (const vector of entries.vectors) {
+      const dims = vector.vector.length;
+      this.ensureVectors(dims);
+      // The combined embedding is a derived copy: it is not counted in vectors_size.
+      const bytes = vector.field === ALL_FIELDS ? 0 : vector.vector.byteLength;
+      const { lastInsertRowid } = this.sql('INSERT INTO doc_vectors (doc, dims, bytes) VALUES (?, ?, ?)').run(doc, dims, bytes);
+      this
+        .sql(`INSERT INTO ${vecTable(dims)} (rowid, scope, locale, embedding, field, doc) VALUES (?, ?, ?, ?, ?, ?)`)
+        .run(BigInt(lastInsertRowid), partition(scope, vector.field), vector.locale, vector.vector, vector.field, BigInt(doc));
+    }
+  }
+
+  vectorsSize(doc: number): number {
+    return (this.sql('SELECT SUM(bytes) AS bytes FROM doc_vectors WHERE doc = ?').get(doc) as { bytes: number | null }).bytes ?? 0;
+  }
+
+  searchText(env: string, folder: string, query: TextQuery): Scored[] {
+    const match = ftsMatch(query);
+    if (!match || query.fields.length === 0) return [];
+    const sql = `SELECT d.key AS key, -SUM(s.score) AS score FROM (
+        SELECT doc, rank AS score FROM search_text
+        WHERE search_text MATCH ? ${query.locale === null ? '' : "AND locale IN (?, '')"} AND field IN (${placeholders(query.fields.length)})
+        ORDER BY rank LIMIT ?
+      ) s JOIN docs d ON d.rowid = s.doc
+      WHERE d.env = ? AND d.folder = ? AND d.data IS NOT NULL
+      GROUP BY s.doc ORDER BY score DESC, d.key LIMIT ?`;
+    return this.sql(sql).all(match, ...localeArg(query.locale), ...query.fields, query.limit * query.fields.length * 4, env, folder, query.limit) as Scored[];
+  }
+
+  /** Nearest documents: one KNN query per field partition, each document at its nearest distance. */
+  searchVectors(env: string, folder: string, scope: string, query: VectorQuery): Scored[] {
+    const dims = query.vector.length;
+    if (!this.hasVectors(dims) || query.fields.length === 0) return [];
+    const k = Math.min(MAX_NEIGHBOURS, query.limit * 2);
+    // Materialized: the KNN query runs alone (vec0 refuses an outer ORDER BY pushed into it).
+    const sql = `WITH v AS MATERIALIZED (
+        SELECT doc, distance FROM ${vecTable(dims)}
+        WHERE embedding MATCH ? AND k = ? AND scope = ? ${query.locale === null ? '' : "AND locale IN (?, '')"}
+      )
+      SELECT d.key AS key, MIN(v.distance) AS score FROM v JOIN docs d ON d.rowid = v.doc
+      WHERE d.env = ? AND d.folder = ? AND d.data IS NOT NULL
+      GROUP BY v.doc`;
+    const best = new Map<string, number>();
+    for (const field of query.fields) {
+      for (const hit of this.sql(sql).all(query.vector, k, partition(scope, field), ...localeArg(query.locale), env, folder) as Scored[]) {
+        best.set(hit.key, Math.min(hit.score, best.get(hit.key) ?? Infinity));
+      }
+    }
+    return [...best].map(([key, score]) => ({ key, score })).sort((a, b) => a.score - b.score || (a.key < b.key ? -1 : 1)).slice(0, query.limit);
+  }
+
+}

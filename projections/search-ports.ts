@@ -1,0 +1,57 @@
+import type { DeliveryDoc } from './ports.js';
+import type { SearchField } from './search-fields.js';
+
+/** What the delivery index keeps for search beside each document (docs/decisions/0051). */
+
+/** A `searchable` field's text in one locale ('' when the field is not localizable: it answers every locale). */
+export type SearchText = { readonly field: string; readonly locale: string; readonly text: string };
+/** An embedding of a `vectorizable` field, or a custom `vector` field's value, in one locale ('' as above). */
+export type SearchVector = { readonly field: string; readonly locale: string; readonly vector: Float32Array };
+export type SearchEntries = { readonly texts: readonly SearchText[]; readonly vectors: readonly SearchVector[] };
+
+/** A document key with its score; higher is better for text (BM25), lower for vector distance. */
+export type Scored = { readonly key: string; readonly score: number };
+
+export type TextQuery = {
+  /** Words to find, any of them (BM25 ranks documents with more and rarer ones first) ... */
+  readonly words?: readonly string[];
+  /** ... or one exact phrase. */
+  readonly phrase?: readonly string[];
+  /** Also match words that start with the given ones (typo tolerance below threshold 1). */
+  readonly prefix?: boolean;
+  readonly fields: readonly string[];
+  /** Entries of this locale and non-localizable ones; null for every locale. */
+  readonly locale: string | null;
+  readonly limit: number;
+};
+
+export type VectorQuery = {
+  readonly vector: Float32Array;
+  readonly fields: readonly string[];
+  /** As for text. */
+  readonly locale: string | null;
+  readonly limit: number;
+};
+
+/** The search side of the SearchIndex port (implemented beside each adapter). */
+export interface SearchQueries {
+  /** Documents matching the text, best first, with their BM25 score (higher is better). */
+  searchText(env: string, folder: string, query: TextQuery): Promise<Scored[]>;
+  /** Documents nearest the vector, nearest first, with their cosine distance (0 = same direction). */
+  searchVectors(env: string, folder: string, query: VectorQuery): Promise<Scored[]>;
+  /** Published documents of a collection by key, in no particular order (unknown keys are left out). */
+  docsByKeys(env: string, folder: string, keys: readonly string[]): Promise<DeliveryDoc[]>;
+  /** The search flags of a collection's published fields (empty before its first publish). */
+  searchFields(env: string, folder: string): Promise<SearchField[]>;
+  /** Bytes of stored vectors of a document (the resource's `vectors_size`). */
+  vectorsSize(env: string, folder: string, key: string): Promise<number>;
+}
+
+/** Search writes inside a delivery-index unit of work. */
+export interface SearchIndexTxSearch {
+  /** A small JSON value the projection keeps (its knowledge of the schemas), or null. */
+  meta(id: string): Promise<unknown>;
+  setMeta(id: string, value: unknown): Promise<void>;
+  /** Replaces the search entries of an indexed document (re-indexing a document clears them). */
+  indexSearch(env: string, folder: string, key: string, entries: SearchEntries): Promise<void>;
+}

@@ -1,0 +1,90 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import { DomainError } from '../../../domain/errors.js';
+
+const ajv = new Ajv({ allErrors: true, useDefaults: false, coerceTypes: false, strict: true, ownProperties: true });
+
+const fieldList = { type: 'array', items: { type: 'string', minLength: 1, maxLength: 500 }, minItems: 1, maxItems: 100 } as const;
+const unit = { type: 'number', minimum: 0, maximum: 1 } as const;
+const topK = { type: 'integer', minimum: 1, maximum: 1000 } as const;
+const textQuery = { type: 'string', minLength: 1, maxLength: 1000 } as const;
+
+/** The `_search` body as the reference shows it (product facts 4.5 and 4.8); rules across keys are in request.ts. */
+export const SEARCH_BODY = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    search_mode: { enum: ['text', 'vector', 'vector_boosted', 'hybrid'] },
+    find_text: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['query'],
+      properties: { query: textQuery, fields: fieldList, threshold: unit },
+    },
+    find_phrase: { type: 'object', additionalProperties: false, required: ['query'], properties: { query: textQuery, fields: fieldList } },
+    vector_search: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['query'],
+      properties: { query: { type: 'string', minLength: 3 }, fields: fieldList, top_k: topK, similarity_threshold: unit },
+    },
+    vector_field_search: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['field', 'query_vector'],
+      properties: {
+        field: { type: 'string', minLength: 1 },
+        query_vector: { type: 'array', minItems: 1, maxItems: 4096, items: { type: 'number' } },
+        top_k: topK,
+        similarity_threshold: unit,
+      },
+    },
+    hybrid_config: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { vector_weight: unit, text_weight: unit, rerank_results: { type: 'boolean' } },
+    },
+    vector_boost_config: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        boost_factor: { type: 'number', exclusiveMinimum: 0, maximum: 1000 },
+        similarity_threshold: unit,
+        max_boost_results: { type: 'integer', minimum: 1, maximum: 1000 },
+      },
+    },
+    where: { type: 'object' },
+    sort: { type: 'array', items: { type: 'string', minLength: 1 }, maxItems: 10 },
+    fields: fieldList,
+    limit: { type: 'integer', minimum: 1 },
+    join: { type: 'object' },
+  },
+} as const;
+
+const validate = ajv.compile(SEARCH_BODY);
+
+/** Dotted names of the fields an error is about: `vector_search.query`, `find_text.fields.0`. */
+function fieldOf(error: ErrorObject): string {
+  const base = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const child = error.keyword === 'required' ? error.params.missingProperty : error.keyword === 'additionalProperties' ? error.params.additionalProperty : null;
+  if (child === null || child === undefined) return base || 'body';
+  return base ? `${base}.${String(child)}` : String(child);
+}
+
+export function invalid(detail: Map<string, string[]> | Record<string, string[]>): DomainError {
+  const plain = detail instanceof Map ? Object.fromEntries(detail) : detail;
+  const names = Object.keys(plain);
+  return new DomainError('validation_error', `Invalid search request: ${names.join(', ')}.`, plain);
+}
+
+/** Checks the body's shape; a refusal is 422 validation_error with each offending field named in `detail`. */
+export function checkBodyShape(body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null) return {};
+  if (validate(body)) return body as Record<string, unknown>;
+  const detail = new Map<string, string[]>();
+  for (const error of validate.errors ?? []) {
+    const field = fieldOf(error);
+    const message = error.keyword === 'additionalProperties' ? 'is not allowed' : (error.message ?? 'is invalid');
+    detail.set(field, [...(detail.get(field) ?? []), message]);
+  }
+  throw invalid(detail);
+}

@@ -1,0 +1,94 @@
+import type { DeliveryQuery, JoinFilter, SortKey, WhereNode } from '../../../projections/delivery-query.js';
+import { effectiveSort } from '../../../projections/delivery-query.js';
+import { cursorOf } from '../../../projections/delivery-query-eval.js';
+import type { DeliveryDoc, SearchIndex } from '../../../projections/ports.js';
+import { decodeCursor, encodeCursor } from '../query/cursor.js';
+import { invalid } from './body-schema.js';
+
+/** One page of search results and the cursors around it (opaque strings, or null at an end). */
+export type ResultPage = { readonly docs: readonly DeliveryDoc[]; readonly next: string | null; readonly previous: string | null };
+
+export type PageAsk = { readonly limit: number; readonly next?: string; readonly previous?: string };
+
+export type Filter = {
+  readonly where?: WhereNode;
+  /** Joined collections the documents must reach (docs/decisions/0046). */
+  readonly joins?: readonly JoinFilter[];
+  readonly sort: readonly SortKey[];
+  readonly owners: readonly string[] | null;
+};
+
+/**
+ * Nothing ranked: the collection filtered by `where`, in `sort` order, keyset-paged inside the
+ * index like a delivery list.
+ */
+export async function listPage(index: SearchIndex, env: string, folder: string, filter: Filter, ask: PageAsk): Promise<ResultPage> {
+  const sort = effectiveSort({ sort: filter.sort });
+  const query: DeliveryQuery = {
+    ...(filter.where ? { where: filter.where } : {}),
+    ...(filter.joins ? { joins: filter.joins } : {}),
+    sort: filter.sort,
+    limit: ask.limit,
+    ...(filter.owners ? { owners: filter.owners } : {}),
+    ...(ask.next !== undefined ? { after: decodeCursor(ask.next, 'next', sort) } : {}),
+    ...(ask.previous !== undefined ? { before: decodeCursor(ask.previous, 'previous', sort) } : {}),
+  };
+  const { items, hasMore } = await index.query(env, folder, query);
+  const first = items[0];
+  const last = items[items.length - 1];
+  const backward = ask.previous !== undefined;
+  return {
+    docs: items,
+    next: last && (backward || hasMore) ? encodeCursor(cursorOf(last, sort), sort) : null,
+    previous: first && (backward ? hasMore : ask.next !== undefined) ? encodeCursor(cursorOf(first, sort), sort) : null,
+  };
+}
+
+/** A ranked search's cursor: how many results of the same request came before the page. */
+const encodeOffset = (offset: number): string => Buffer.from(JSON.stringify({ o: offset })).toString('base64url');
+
+function decodeOffset(value: string, name: string): number {
+  try {
+    const parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as { o?: unknown };
+    if (Number.isSafeInteger(parsed.o) && (parsed.o as number) >= 0) return parsed.o as number;
+  } catch {
+    // the 422 below
+  }
+  throw invalid({ [name]: ['is not a cursor of this search'] });
+}
+
+/**
+ * Ranked keys (best first, at most a bounded number): those the filter keeps, in rank order or,
+ * with `sort`, in sort order, paged by offset. Without filter or sort only the page's documents
+ * are loaded.
+ */
+/** Where a ranked page starts in the result list. */
+export const rankedStart = (ask: PageAsk): number =>
+  ask.next !== undefined ? decodeOffset(ask.next, 'next') : ask.previous !== undefined ? Math.max(0, decodeOffset(ask.previous, 'previous') - ask.limit) : 0;
+
+/** Whether a ranked page needs only the ranked keys down to its end (nothing filters or reorders them). */
+export const unfiltered = (filter: Filter): boolean => !filter.where && !filter.joins && filter.sort.length === 0 && !filter.owners;
+
+export async function rankedPage(index: SearchIndex, env: string, folder: string, ranked: readonly string[], filter: Filter, ask: PageAsk): Promise<ResultPage> {
+  const start = rankedStart(ask);
+  let window: DeliveryDoc[];
+  if (unfiltered(filter)) {
+    const wanted = ranked.slice(start, start + ask.limit + 1);
+    const byKey = new Map((await index.docsByKeys(env, folder, wanted)).map((doc) => [doc.key, doc]));
+    window = wanted.map((key) => byKey.get(key)).filter((doc): doc is DeliveryDoc => doc !== undefined);
+  } else if (ranked.length === 0) {
+    window = [];
+  } else {
+    const keyed: WhereNode = { kind: 'condition', field: { scope: 'sys', name: 'key' }, op: 'in', value: [...ranked] };
+    const where: WhereNode = filter.where ? { kind: 'all_of', items: [filter.where, keyed] } : keyed;
+    const { items } = await index.query(env, folder, { where, sort: filter.sort, limit: ranked.length, ...(filter.joins ? { joins: filter.joins } : {}), ...(filter.owners ? { owners: filter.owners } : {}) });
+    const rank = new Map(ranked.map((key, i) => [key, i]));
+    const ordered = filter.sort.length > 0 ? items : [...items].sort((a, b) => rank.get(a.key)! - rank.get(b.key)!);
+    window = ordered.slice(start, start + ask.limit + 1);
+  }
+  return {
+    docs: window.slice(0, ask.limit),
+    next: window.length > ask.limit ? encodeOffset(start + ask.limit) : null,
+    previous: start > 0 ? encodeOffset(start) : null,
+  };
+}

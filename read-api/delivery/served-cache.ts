@@ -1,0 +1,123 @@
+/**
+ * Delivery answers kept as the bytes they were served with, with their ETag and surrogate
+ * keys (docs/decisions/0131). A later identical anonymous read is a lookup and a write of
+ * those bytes. An answer is dropped as soon as anything it was built from changes: each entry
+ * names its dependencies (the environment, and the documents and collections it holds), and
+ * the delivery projection and the routing table evict by them.
+ *
+ * A fill races with an eviction when the answer was built from what the eviction replaced:
+ * every eviction moves `generation` on, and a fill admitted under an older generation is
+ * thrown away instead of stored.
+ */
+
+export type ServedAnswer = {
+  readonly body: Buffer;
+  readonly etag: string;
+  readonly surrogateKeys: string;
+};
+
+/** Where an answer was served: checked again on every later use (environment state, credentials and grants). */
+export type ServedScope = { readonly env: string; readonly prefix: string; readonly folder: string };
+
+export type ServedEntry = ServedAnswer & ServedScope & { readonly deps: readonly string[] };
+
+/** What the front knows about a request it let through to be answered and remembered. */
+export type Admission = {
+  readonly cacheKey: string;
+  readonly scope: ServedScope;
+  readonly generation: number;
+  /** Dependencies every answer of this address has (the environment; the collection for a list). */
+  readonly deps: readonly string[];
+  /** Surrogate keys not to depend on (a get-one does not change when its collection gains a document). */
+  readonly ignore: ReadonlySet<string>;
+};
+
+export type ServedCacheLimits = { readonly maxEntries: number; readonly maxBytes: number };
+
+export const DEFAULT_LIMITS: ServedCacheLimits = { maxEntries: 50_000, maxBytes: 64 * 1024 * 1024 };
+
+/** Requests let through to be remembered, with the cache that admitted them. */
+const admitted = new WeakMap<object, { readonly cache: ServedCache; readonly admission: Admission }>();
+
+/** Remembers the answer of a request a ServedCache admitted (no-op for any other request). */
+export function rememberServed(request: object, answer: ServedAnswer, surrogateKeys: Iterable<string>): void {
+  const found = admitted.get(request);
+  if (!found) return;
+  admitted.delete(request);
+  found.cache.fill(found.admission, answer, surrogateKeys);
+}
+
+export class ServedCache {
+  private readonly entries = new Map<string, ServedEntry>();
+  private readonly byDep = new Map<string, Set<string>>();
+  private generation = 0;
+  private bytes = 0;
+
+  constructor(private readonly limits: ServedCacheLimits = DEFAULT_LIMITS) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  lookup(cacheKey: string): ServedEntry | undefined {
+    return this.entries.get(cacheKey);
+  }
+
+  /** Marks a request whose answer may be remembered under `cacheKey`. */
+  admit(request: object, cacheKey: string, scope: ServedScope, deps: readonly string[], ignore: ReadonlySet<string> = new Set()): void {
+    admitted.set(request, { cache: this, admission: { cacheKey, scope, generation: this.generation, deps, ignore } });
+  }
+
+  /** Remembers an admitted answer, unless something it was built from changed since its admission. */
+  fill(admission: Admission, answer: ServedAnswer, surrogateKeys: Iterable<string>): void {
+    if (admission.generation !== this.generation) return;
+    const deps = new Set(admission.deps);
+    for (const key of surrogateKeys) if (!admission.ignore.has(key)) deps.add(key);
+    this.remove(admission.cacheKey);
+    const entry: ServedEntry = { ...answer, ...admission.scope, deps: [...deps] };
+    this.entries.set(admission.cacheKey, entry);
+    this.bytes += entry.body.length;
+    for (const dep of entry.deps) {
+      let keys = this.byDep.get(dep);
+      if (!keys) this.byDep.set(dep, (keys = new Set()));
+      keys.add(admission.cacheKey);
+    }
+    this.trim();
+  }
+
+  /** Drops every answer built from `dep` (a document key, a collection key or an environment key). */
+  evict(dep: string): void {
+    this.generation += 1;
+    const keys = this.byDep.get(dep);
+    if (!keys) return;
+    for (const key of [...keys]) this.remove(key);
+  }
+
+  clear(): void {
+    this.generation += 1;
+    this.entries.clear();
+    this.byDep.clear();
+    this.bytes = 0;
+  }
+
+  private remove(cacheKey: string): void {
+    const entry = this.entries.get(cacheKey);
+    if (!entry) return;
+    this.entries.delete(cacheKey);
+    this.bytes -= entry.body.length;
+    for (const dep of entry.deps) {
+      const keys = this.byDep.get(dep);
+      keys?.delete(cacheKey);
+      if (keys && keys.size === 0) this.byDep.delete(dep);
+    }
+  }
+
+  /** Oldest entries out first while over a limit. */
+  private trim(): void {
+    while (this.entries.size > this.limits.maxEntries || this.bytes > this.limits.maxBytes) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) return;
+      this.remove(oldest);
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import type { DeliveryDoc, SearchIndex } from '../../projections/ports.js';
+import type { SearchEntries } from '../../projections/search-ports.js';
+
+const doc = (env: string, key: string, data: Record<string, unknown> | null = { title: key }): DeliveryDoc => ({
+  env,
+  folder: 'f',
+  key,
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-01T00:00:00Z',
+  owner: null,
+  data,
+});
+const vec = (...values: number[]) => Float32Array.from(values);
+
+/** The search side of the SearchIndex port: full text, vectors, vectors_size, metadata. */
+export function searchQueriesContract(open: () => Promise<SearchIndex>): void {
+  let index: SearchIndex;
+  let env: string;
+
+  beforeEach(async () => {
+    index = await open();
+    env = `e${randomUUID().slice(0, 8)}`;
+  });
+  afterEach(async () => index.close());
+
+  const put = (key: string, entries: SearchEntries, data: Record<string, unknown> | null = { title: key }) =>
+    index.unitOfWork('t', '00000000000000000001', async (tx) => {
+      await tx.index(doc(env, key, data));
+      await tx.indexSearch(env, 'f', key, entries);
+    });
+
+  it('ranks text matches by BM25 per field and locale, and matches phrases and prefixes', async () => {
+    await put('a', { texts: [{ field: 'title', locale: '', text: 'red apple pie' }, { field: 'body', locale: 'de', text: 'roter Apfel' }], vectors: [] });
+    await put('b', { texts: [{ field: 'title', locale: '', text: 'apple apple apple tart' }], vectors: [] });
+    await put('c', { texts: [{ field: 'body', locale: 'en', text: 'pie crust' }], vectors: [] });
+    const search = (words: string[], fields = ['title', 'body'], locale: string | null = null, prefix = false) =>
+      index.searchText(env, 'f', { words, fields, locale, limit: 10, prefix }).then((hits) => hits.map((h) => h.key));
+    expect(await search(['apple'])).to.deep.equal(['b', 'a']);
+    expect(await search(['pie'], ['body'])).to.deep.equal(['c']);
+    expect(await search(['apfel'], ['body'], 'en')).to.deep.equal([]);
+    expect(await search(['apfel'], ['body'], 'de')).to.deep.equal(['a']);
+    expect(await search(['app'])).to.deep.equal([]);
+    expect(await search(['app'], ['title'], null, true)).to.have.members(['a', 'b']);
+    const phrase = await index.searchText(env, 'f', { phrase: ['apple', 'pie'], fields: ['title'], locale: null, limit: 10 });
+    expect(phrase.map((h) => h.key)).to.deep.equal(['a']);
+  });
+
+  it('finds the nearest vectors by cosine distance in the named fields, and counts their bytes', async () => {
+    await put('a', { texts: [], vectors: [{ field: 'title', locale: '', vector: vec(1, 0, 0) }, { field: 'body', locale: '', vector: vec(0, 0, 1) }] });
+    await put('b', { texts: [], vectors: [{ field: 'title', locale: '', vector: vec(0.9, 0.1, 0) }] });
+    const near = (vector: Float32Array, fields: string[]) => index.searchVectors(env, 'f', { vector, fields, locale: null, limit: 10 });
+    const hits = await near(vec(1, 0, 0), ['title']);
+    expect(hits.map((h) => h.key)).to.deep.equal(['a', 'b']);
+    expect(hits[0]!.score).to.be.closeTo(0, 1e-6);
+    expect((await near(vec(0, 0, 1), ['body'])).map((h) => h.key)).to.deep.equal(['a']);
+    expect(await near(vec(1, 0), ['title'])).to.deep.equal([]);
+    expect(await index.vectorsSize(env, 'f', 'a')).to.equal(24);
+    expect(await index.vectorsSize(env, 'f', 'nope')).to.equal(0);
+  });
+
+  it('forgets the entries of an unpublished, re-indexed or removed document', async () => {
+    const entries = { texts: [{ field: 'title', locale: '', text: 'kiwi' }], vectors: [{ field: 'title', locale: '', vector: vec(1, 0) }] };
+    await put('a', entries);
+    await put('b', entries);
+    await index.unitOfWork('t', '00000000000000000002', async (tx) => {
+      await tx.index(doc(env, 'a', null));
+      await tx.remove(env, 'f', 'b');
+    });
+    expect(await index.searchText(env, 'f', { words: ['kiwi'], fields: ['title'], locale: null, limit: 10 })).to.deep.equal([]);
+    expect(await index.searchVectors(env, 'f', { vector: vec(1, 0), fields: ['title'], locale: null, limit: 10 })).to.deep.equal([]);
+    expect(await index.vectorsSize(env, 'f', 'a')).to.equal(0);
+    await put('c', entries);
+    await index.unitOfWork('t', '00000000000000000003', async (tx) => tx.removeFolder(env, 'f'));
+    expect(await index.searchText(env, 'f', { words: ['kiwi'], fields: ['title'], locale: null, limit: 10 })).to.deep.equal([]);
+  });
+
+  it('keeps metadata values with the unit of work, and loads documents by keys', async () => {
+    await index.unitOfWork('t', '00000000000000000001', async (tx) => {
+      await tx.setMeta('x', { a: [1] });
+      expect(await tx.meta('x')).to.deep.equal({ a: [1] });
+      await tx.index(doc(env, 'a'));
+    });
+    await index.unitOfWork('t', '00000000000000000002', async (tx) => {
+      expect(await tx.meta('x')).to.deep.equal({ a: [1] });
+      await tx.setMeta('x', null);
+    });
+    await index.unitOfWork('t', '00000000000000000003', async (tx) => {
+      expect(await tx.meta('x')).to.equal(null);
+    });
+    expect((await index.docsByKeys(env, 'f', ['a', 'nope'])).map((d) => d.key)).to.deep.equal(['a']);
+  });
+}

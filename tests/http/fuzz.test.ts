@@ -1,12 +1,16 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { EventStore } from '../../commands/ports.js';
 import { collectionWithSchema, v1 } from '../support/content.js';
-import { deliveryRequest, fill, managementRequest, managementRoutes, type Fixtures, type FuzzRequest, type RouteTemplate } from '../support/fuzz-requests.js';
+import { deliveryRequest, fill, managementParts, managementRequest, managementRoutes, onRoute, repeatedRead, type Fixtures, type FuzzRequest, type ManagementParts, type RouteTemplate } from '../support/fuzz-requests.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 /** `npm run fuzz` raises this to 100,000; `npm test` sends a few thousand. */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 2500);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
+/** Generated requests per management route, on top of the random walk, so that no route is left out. */
+const PER_ROUTE = Math.max(2, Math.round(RUNS / 1000));
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 
 type Answer = { status: number; text: string };
@@ -53,7 +57,8 @@ describe('fuzz: generated bad requests on every endpoint', function () {
   let fixtures: Fixtures;
   let credentials: string[];
   let routes: RouteTemplate[];
-  const figures = { sent: 0, refused: 0, accepted: 0, serverErrors: 0, statuses: {} as Record<number, number> };
+  let alone: Server;
+  const figures = { sent: 0, refused: 0, accepted: 0, serverErrors: 0, refusedWithWrite: 0, repeatedReads: 0, statuses: {} as Record<number, number> };
 
   before(async () => {
     s = await startTestService({ WAIT_TIMEOUT_MS: '2000', PLAN: 'pro' }, undefined, { wrapEventStore: (store) => (events = store) });
@@ -62,21 +67,23 @@ describe('fuzz: generated bad requests on every endpoint', function () {
     const revision = await s.api('POST', v1(s, `/collections/${collection}/resources/${resource.body.key}/revisions/`), { data: { title: 'draft' } });
     const draft = await s.api('POST', v1(s, `/collections/${collection}/model/versions/`), {});
     await s.api('POST', v1(s, `/collections/${collection}/model/versions/${draft.body.key}/schema/tree/`), { key: 'title', type: 'string' });
-    const component = await s.api('POST', v1(s, '/components/'), { name: 'Part', key: 'part' });
+    const component = await s.api('POST', v1(s, '/components/'), { name: 'Part' });
     const api = await s.api('POST', v1(s, '/api/'), { name: 'Site', prefix: 'site', mcp_enabled: true });
     await s.api('POST', v1(s, `/api/${api.body.key}/collections/`), { folder: collection, allowed_methods: ['get_many', 'get_one', 'search', 'create', 'update'] });
+    const privateApi = await s.api('POST', v1(s, '/api/'), { name: 'Members', prefix: 'members', is_auth_required: true, cors_origins: ['https://fuzz.example'] });
+    await s.api('POST', v1(s, `/api/${privateApi.body.key}/collections/`), { folder: collection, allowed_methods: ['get_many', 'get_one', 'search', 'create', 'update'] });
     await s.api('POST', v1(s, '/locales/'), { code: 'de', name: 'German' });
-    const key = await s.api('POST', v1(s, '/permissions/management-api/api-keys/'), { name: 'fuzz' });
+    const key = await s.api('POST', v1(s, '/permissions/management-api/api-keys/'), { description: 'fuzz' });
     const role = await s.api('POST', v1(s, '/permissions/management-api/roles/'), { name: 'fuzz' });
     const deliveryRole = await s.api('POST', v1(s, '/permissions/delivery-api/roles/'), { name: 'fuzz' });
     await s.api('POST', v1(s, `/permissions/delivery-api/roles/${deliveryRole.body.key}/permissions/`), { content_type: 'flux-apis', actions: ['read', 'create', 'update'], all_objects: true, objects: [] });
-    const deliveryKey = await s.api('POST', v1(s, '/permissions/delivery-api/api-keys/'), { name: 'fuzz', role: deliveryRole.body.key });
+    const deliveryKey = await s.api('POST', v1(s, '/permissions/delivery-api/api-keys/'), { description: 'fuzz', role: deliveryRole.body.key });
     const bearer = await s.api('POST', v1(s, `/permissions/delivery-api/api-keys/${deliveryKey.body.key}/bearer-token/`));
     const org = (await s.api('GET', '/organizations/')).body[0].key;
     const project = (await s.api('GET', `/organizations/${org}/projects/`)).body.results[0].key;
     // Toggles and protection land on a second environment, so that the fuzzed one stays writable.
     const environment = await s.api('POST', `/organizations/${org}/projects/${project}/environments/`, { name: 'Fuzzed' });
-    for (const [name, r] of Object.entries({ resource, revision, draft, component, api, key, role, deliveryRole, deliveryKey, bearer, environment })) {
+    for (const [name, r] of Object.entries({ resource, revision, draft, component, api, privateApi, key, role, deliveryRole, deliveryKey, bearer, environment })) {
       expect(r.status, `fixture ${name}: ${JSON.stringify(r.body)}`).to.be.oneOf([200, 201, 202]);
     }
     fixtures = {
@@ -85,7 +92,7 @@ describe('fuzz: generated bad requests on every endpoint', function () {
       resource: resource.body.key,
       revision: revision.body.key,
       version: draft.body.key,
-      component: component.body.key ?? 'part',
+      component: component.body.key,
       api: api.body.key,
       key: key.body.key,
       role: role.body.key,
@@ -98,12 +105,17 @@ describe('fuzz: generated bad requests on every endpoint', function () {
       code: 'de',
       alias: 'fuzzed',
       prefix: 'site',
+      private_prefix: 'members',
     };
     credentials = [`Simple ${deliveryKey.body.public_key}:${deliveryKey.body.secret_key}`, `Bearer ${bearer.body.bearer_token}`];
     routes = managementRoutes(s.service.apps.management);
+    // The delivery express app alone, without the remembered-bytes front: the oracle of repeated reads.
+    alone = createServer(s.service.apps.delivery).listen(0, '127.0.0.1');
+    await new Promise((resolve) => alone.once('listening', resolve));
   });
   after(async () => {
     process.stdout.write(`      fuzz figures: ${JSON.stringify(figures)}\n`);
+    alone?.close();
     await s?.stop();
   });
 
@@ -121,7 +133,10 @@ describe('fuzz: generated bad requests on every endpoint', function () {
     }
     figures.refused++;
     expectEnvelope(request, answer);
-    if (writes) expect(await events.headPosition(), `a refused ${request.method} ${request.path} wrote nothing`).to.equal(head);
+    if (!writes) return;
+    const after = await events.headPosition();
+    if (after !== head) figures.refusedWithWrite++;
+    expect(after, `a refused ${request.method} ${request.path} ${request.body?.slice(0, 200)} → ${answer.text.slice(0, 300)} wrote nothing`).to.equal(head);
   };
 
   it(`answers ${Math.round(RUNS * 0.8)} generated management requests below 500, refusals in the envelope, writing nothing when refused`, async () => {
@@ -140,16 +155,48 @@ describe('fuzz: generated bad requests on every endpoint', function () {
     });
   });
 
-  it('fuzzes every route of the management route table, and fills each of its keys with a real one', async () => {
+  it(`fuzzes every route of the management route table ${PER_ROUTE} times more, each key filled with a real one`, async () => {
     expect(routes.length).to.be.greaterThan(150);
-    for (const [method, template] of routes) {
-      if (template.includes('/no/such/')) continue;
-      for (const name of template.match(/\{(\w+)\}/g) ?? []) expect(fill(name, fixtures), `${method} ${template}: no fixture for ${name}`).to.not.equal('missing');
-      let path = fill(template, fixtures);
-      if (method === 'DELETE' && /\}\/$/.test(template)) path = path.replace(/[^/]+\/$/, 'zz-nothing/');
-      const r = await s.api(method, path, method === 'GET' ? undefined : {});
-      expect(r.body?.error_code ?? null, `${method} ${template}`).to.not.equal('route_not_found');
+    const samples = fc.sample(managementParts(fixtures, s.token), { numRuns: routes.length * PER_ROUTE, seed: SEED ?? 16 });
+    for (const route of routes) {
+      const [method, template] = route;
+      if (!template.includes('/no/such/')) {
+        for (const name of template.match(/\{(\w+)\}/g) ?? []) expect(fill(name, fixtures), `${method} ${template}: no fixture for ${name}`).to.not.equal('missing');
+        let path = fill(template, fixtures);
+        if (method === 'DELETE' && /\}\/$/.test(template)) path = path.replace(/[^/]+\/$/, 'zz-nothing/');
+        const headers = { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' };
+        const answer = await send(s.base, { method, path, headers, body: method === 'GET' ? undefined : '{}' });
+        expect(answer?.text ?? '', `${method} ${template}`).to.not.include('route_not_found');
+      }
+      for (const parts of samples.splice(0, PER_ROUTE)) await check(s.base, onRoute(route, parts as ManagementParts), true);
     }
+  });
+
+  it(`answers ${Math.round(RUNS * 0.1)} repeated delivery reads, the second one perhaps from remembered bytes, exactly as the express app alone does`, async () => {
+    const front = s.service.urls.delivery;
+    const direct = `http://127.0.0.1:${(alone.address() as AddressInfo).port}`;
+    const read = async (base: string, path: string, headers: Record<string, string>) => {
+      const response = await fetch(`${base}${path}`, { headers });
+      const text = (await response.text()).split(base).join('{base}');
+      const h = (name: string) => response.headers.get(name);
+      return { status: response.status, text, etag: h('etag'), cors: h('access-control-allow-origin'), type: h('content-type') };
+    };
+    const code = (text: string): unknown => (text.startsWith('{') ? (JSON.parse(text) as { error_code?: unknown }).error_code : text);
+    await fc.assert(
+      fc.asyncProperty(repeatedRead(fixtures, credentials), async ({ path, first, then }) => {
+        await check(front, { method: 'GET', path, headers: first, body: undefined }, false);
+        const again = await read(front, path, then);
+        const oracle = await read(direct, path, then);
+        figures.repeatedReads++;
+        const where = `GET ${path} first ${JSON.stringify(first)} then ${JSON.stringify(then)}: front ${again.status} ${again.text.slice(0, 200)}, express ${oracle.status} ${oracle.text.slice(0, 200)}`;
+        expect(again.status, where).to.be.lessThan(500);
+        expect(again.status, where).to.equal(oracle.status);
+        expect([again.cors, again.type], where).to.deep.equal([oracle.cors, oracle.type]);
+        if (again.status < 400) expect([again.etag, again.text], where).to.deep.equal([oracle.etag, oracle.text]);
+        else expect(code(again.text), where).to.equal(code(oracle.text));
+      }),
+      { numRuns: Math.round(RUNS * 0.1), seed: SEED, endOnFailure: true },
+    );
   });
 
   it('is still serving writes and reads after the fuzzing', async () => {

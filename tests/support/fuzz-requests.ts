@@ -59,7 +59,7 @@ const nasty = fc.constantFrom('constructor', '__proto__', 'toString', 'hasOwnPro
 /** A path segment: mostly a real key (when there is one), else something odd. */
 const segment = (real: string | undefined) =>
   fc.oneof(
-    { arbitrary: fc.constant(real ?? 'missing'), weight: real === undefined ? 0 : 6 },
+    { arbitrary: fc.constant(real ?? 'missing'), weight: real === undefined ? 0 : 10 },
     { arbitrary: nasty, weight: 2 },
     { arbitrary: fc.string({ maxLength: 40 }).map(encodeURIComponent), weight: 2 },
     { arbitrary: fc.stringMatching(/^[a-z0-9]{1,16}$/), weight: 1 },
@@ -123,17 +123,23 @@ export const body = fc.oneof(
 
 export type FuzzRequest = { readonly method: string; readonly path: string; readonly headers: Record<string, string>; readonly body: string | undefined };
 
+/** Everything of a management request but its route: keys (from the fixtures or generated), query, headers and body. */
+export const managementParts = (fixtures: Fixtures, token: string) =>
+  fc.tuple(fc.record(Object.fromEntries(Object.entries(fixtures).map(([k, v]) => [k, segment(v)]))), query, headers(token), body);
+
+export type ManagementParts = [keys: Record<string, string>, query: string, headers: Record<string, string | undefined>, body: string | undefined];
+
+/** The request the parts make on one route. A DELETE with a real key may succeed and remove a fixture: deletes get a generated key in their last segment. */
+export function onRoute([method, template]: RouteTemplate, [keys, q, h, b]: ManagementParts): FuzzRequest {
+  let path = fill(template, keys);
+  if (method === 'DELETE' && /\}\/$/.test(template)) path = path.replace(/[^/]+\/$/, 'zz-nothing/');
+  const sent = Object.fromEntries(Object.entries(h).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
+  return { method, path: q ? `${path}?${q}` : path, headers: sent, body: method === 'GET' ? undefined : b };
+}
+
 /** A management request on one of the routes, keys filled from the fixtures or generated. */
 export function managementRequest(routes: readonly RouteTemplate[], fixtures: Fixtures, token: string) {
-  return fc
-    .tuple(fc.constantFrom(...routes), fc.record(Object.fromEntries(Object.entries(fixtures).map(([k, v]) => [k, segment(v)]))), query, headers(token), body)
-    .map(([[method, template], keys, q, h, b]): FuzzRequest => {
-      // A DELETE with a real key may succeed and remove a fixture: deletes get generated keys in their last segment.
-      let path = fill(template, keys);
-      if (method === 'DELETE' && /\}\/$/.test(template)) path = path.replace(/[^/]+\/$/, 'zz-nothing/');
-      const sent = Object.fromEntries(Object.entries(h).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
-      return { method, path: q ? `${path}?${q}` : path, headers: sent, body: method === 'GET' ? undefined : b };
-    });
+  return fc.tuple(fc.constantFrom(...routes), managementParts(fixtures, token)).map(([route, parts]) => onRoute(route, parts as ManagementParts));
 }
 
 const rpc = (method: string, params: unknown) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
@@ -157,19 +163,60 @@ const mcpBody = (alias: string, resource: string) =>
     fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
   );
 
-/** A delivery request: anonymous or with the fixture key (Simple or Bearer) or a broken one; odd queries, bodies and keys. */
-export function deliveryRequest(fixtures: Fixtures, credentials: readonly string[]) {
-  const auth = fc.oneof(
+/** Delivery credentials: none, the fixture key (Simple or Bearer), a broken one. */
+const deliveryAuth = (credentials: readonly string[]) =>
+  fc.oneof(
     { arbitrary: fc.constant(undefined), weight: 3 },
     { arbitrary: fc.constantFrom(...credentials), weight: 5 },
-    { arbitrary: fc.constantFrom('Simple', 'Simple a:b', 'Secure a:b', 'Bearer dlv_x', 'Bearer', 'Simple :'), weight: 1 },
+    { arbitrary: fc.constantFrom('Simple', 'Simple a:b', 'Secure a:b', 'Bearer dlv_x', 'Bearer', 'Simple :', 'simple a:b'), weight: 1 },
     { arbitrary: ascii, weight: 1 },
   );
+
+/** The delivery keys of a generated request: the public API's prefix or the one that requires credentials. */
+const deliveryKeys = (fixtures: Fixtures) =>
+  fc.record({
+    ...Object.fromEntries(Object.entries(fixtures).map(([k, v]) => [k, segment(v)])),
+    prefix: fc.oneof(
+      { arbitrary: fc.constantFrom(...[fixtures.prefix, fixtures.private_prefix].filter((p): p is string => p !== undefined)), weight: 8 },
+      { arbitrary: segment(undefined), weight: 1 },
+    ),
+  });
+
+/** The reads the delivery front may answer from remembered bytes (GET without a body). */
+export const DELIVERY_READS: readonly RouteTemplate[] = DELIVERY_ROUTES.filter(([method, path]) => method === 'GET' && !path.includes('_mcp'));
+
+export type RepeatedRead = { readonly path: string; readonly first: Record<string, string>; readonly then: Record<string, string> };
+
+/**
+ * One address read twice, with independently generated credentials and conditional headers:
+ * the second read may be answered from the bytes the first one left behind.
+ */
+export function repeatedRead(fixtures: Fixtures, credentials: readonly string[]) {
+  const readHeaders = fc
+    .tuple(deliveryAuth(credentials), fc.option(fc.constantFrom('*', '"x"', 'W/"1"', ''), { nil: undefined }), fc.option(fc.constantFrom('https://fuzz.example', 'null', 'http://127.0.0.1'), { nil: undefined }))
+    .map(([authorization, ifNoneMatch, origin]) => {
+      const h: Record<string, string> = {};
+      if (authorization) h.authorization = authorization;
+      if (ifNoneMatch) h['if-none-match'] = ifNoneMatch;
+      if (origin) h.origin = origin;
+      return h;
+    });
+  return fc
+    .tuple(fc.constantFrom(...DELIVERY_READS), deliveryKeys(fixtures), fc.oneof({ arbitrary: fc.constant(''), weight: 2 }, { arbitrary: query, weight: 1 }), readHeaders, readHeaders)
+    .map(([[, template], keys, q, first, then]): RepeatedRead => {
+      const path = fill(template, keys);
+      return { path: q ? `${path}?${q}` : path, first, then };
+    });
+}
+
+/** A delivery request: anonymous or with the fixture key (Simple or Bearer) or a broken one; odd queries, bodies and keys. */
+export function deliveryRequest(fixtures: Fixtures, credentials: readonly string[]) {
+  const auth = deliveryAuth(credentials);
   const session = fc.option(fc.oneof(fc.uuid(), ascii), { nil: undefined });
   return fc
     .tuple(
       fc.constantFrom(...DELIVERY_ROUTES),
-      fc.record(Object.fromEntries(Object.entries(fixtures).map(([k, v]) => [k, segment(v)]))),
+      deliveryKeys(fixtures),
       query,
       auth,
       fc.oneof({ arbitrary: body, weight: 2 }, { arbitrary: mcpBody(fixtures.alias ?? 'x', fixtures.resource ?? 'x'), weight: 1 }),

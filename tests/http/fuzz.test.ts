@@ -58,7 +58,7 @@ describe('fuzz: generated bad requests on every endpoint', function () {
   let credentials: string[];
   let routes: RouteTemplate[];
   let alone: Server;
-  const figures = { sent: 0, refused: 0, accepted: 0, serverErrors: 0, refusedWithWrite: 0, repeatedReads: 0, statuses: {} as Record<number, number> };
+  const figures = { sent: 0, refused: 0, accepted: 0, serverErrors: 0, refusedWithWrite: 0, repeatedReads: 0, statuses: {} as Record<number, number>, codes: {} as Record<string, number> };
 
   before(async () => {
     s = await startTestService({ WAIT_TIMEOUT_MS: '2000', PLAN: 'pro' }, undefined, { wrapEventStore: (store) => (events = store) });
@@ -69,21 +69,21 @@ describe('fuzz: generated bad requests on every endpoint', function () {
     await s.api('POST', v1(s, `/collections/${collection}/model/versions/${draft.body.key}/schema/tree/`), { key: 'title', type: 'string' });
     const component = await s.api('POST', v1(s, '/components/'), { name: 'Part' });
     const api = await s.api('POST', v1(s, '/api/'), { name: 'Site', prefix: 'site', mcp_enabled: true });
-    await s.api('POST', v1(s, `/api/${api.body.key}/collections/`), { folder: collection, allowed_methods: ['get_many', 'get_one', 'search', 'create', 'update'] });
+    const connected = await s.api('POST', v1(s, `/api/${api.body.key}/collections/`), { folder: collection, allowed_methods: ['get_many', 'get_one', 'create', 'update'] });
     const privateApi = await s.api('POST', v1(s, '/api/'), { name: 'Members', prefix: 'members', is_auth_required: true, cors_origins: ['https://fuzz.example'] });
-    await s.api('POST', v1(s, `/api/${privateApi.body.key}/collections/`), { folder: collection, allowed_methods: ['get_many', 'get_one', 'search', 'create', 'update'] });
+    const privateConnected = await s.api('POST', v1(s, `/api/${privateApi.body.key}/collections/`), { folder: collection, allowed_methods: ['get_many', 'get_one', 'create', 'update'] });
     await s.api('POST', v1(s, '/locales/'), { code: 'de', name: 'German' });
     const key = await s.api('POST', v1(s, '/permissions/management-api/api-keys/'), { description: 'fuzz' });
     const role = await s.api('POST', v1(s, '/permissions/management-api/roles/'), { name: 'fuzz' });
     const deliveryRole = await s.api('POST', v1(s, '/permissions/delivery-api/roles/'), { name: 'fuzz' });
-    await s.api('POST', v1(s, `/permissions/delivery-api/roles/${deliveryRole.body.key}/permissions/`), { content_type: 'flux-apis', actions: ['read', 'create', 'update'], all_objects: true, objects: [] });
+    const permission = await s.api('POST', v1(s, `/permissions/delivery-api/roles/${deliveryRole.body.key}/permissions/`), { content_type: 'flux-apis', actions: ['read', 'create', 'update'], all_objects: true, objects: [] });
     const deliveryKey = await s.api('POST', v1(s, '/permissions/delivery-api/api-keys/'), { description: 'fuzz', role: deliveryRole.body.key });
     const bearer = await s.api('POST', v1(s, `/permissions/delivery-api/api-keys/${deliveryKey.body.key}/bearer-token/`));
     const org = (await s.api('GET', '/organizations/')).body[0].key;
     const project = (await s.api('GET', `/organizations/${org}/projects/`)).body.results[0].key;
     // Toggles and protection land on a second environment, so that the fuzzed one stays writable.
     const environment = await s.api('POST', `/organizations/${org}/projects/${project}/environments/`, { name: 'Fuzzed' });
-    for (const [name, r] of Object.entries({ resource, revision, draft, component, api, privateApi, key, role, deliveryRole, deliveryKey, bearer, environment })) {
+    for (const [name, r] of Object.entries({ resource, revision, draft, component, api, connected, privateApi, privateConnected, permission, key, role, deliveryRole, deliveryKey, bearer, environment })) {
       expect(r.status, `fixture ${name}: ${JSON.stringify(r.body)}`).to.be.oneOf([200, 201, 202]);
     }
     fixtures = {
@@ -133,6 +133,8 @@ describe('fuzz: generated bad requests on every endpoint', function () {
     }
     figures.refused++;
     expectEnvelope(request, answer);
+    const code = (JSON.parse(answer.text) as { error_code?: string }).error_code ?? 'jsonrpc';
+    figures.codes[code] = (figures.codes[code] ?? 0) + 1;
     if (!writes) return;
     const after = await events.headPosition();
     if (after !== head) figures.refusedWithWrite++;

@@ -59,7 +59,7 @@ const nasty = fc.constantFrom('constructor', '__proto__', 'toString', 'hasOwnPro
 /** A path segment: mostly a real key (when there is one), else something odd. */
 const segment = (real: string | undefined) =>
   fc.oneof(
-    { arbitrary: fc.constant(real ?? 'missing'), weight: real === undefined ? 0 : 10 },
+    { arbitrary: fc.constant(real ?? 'missing'), weight: real === undefined ? 0 : 20 },
     { arbitrary: nasty, weight: 2 },
     { arbitrary: fc.string({ maxLength: 40 }).map(encodeURIComponent), weight: 2 },
     { arbitrary: fc.stringMatching(/^[a-z0-9]{1,16}$/), weight: 1 },

@@ -79,11 +79,13 @@ describe('fuzz: generated bad requests on every endpoint', function () {
     const permission = await s.api('POST', v1(s, `/permissions/delivery-api/roles/${deliveryRole.body.key}/permissions/`), { content_type: 'flux-apis', actions: ['read', 'create', 'update'], all_objects: true, objects: [] });
     const deliveryKey = await s.api('POST', v1(s, '/permissions/delivery-api/api-keys/'), { description: 'fuzz', role: deliveryRole.body.key });
     const bearer = await s.api('POST', v1(s, `/permissions/delivery-api/api-keys/${deliveryKey.body.key}/bearer-token/`));
+    // A key without a role may do everything, whatever the fuzzing does to the role above.
+    const unrestricted = await s.api('POST', v1(s, '/permissions/delivery-api/api-keys/'), { role: null });
     const org = (await s.api('GET', '/organizations/')).body[0].key;
     const project = (await s.api('GET', `/organizations/${org}/projects/`)).body.results[0].key;
     // Toggles and protection land on a second environment, so that the fuzzed one stays writable.
     const environment = await s.api('POST', `/organizations/${org}/projects/${project}/environments/`, { name: 'Fuzzed' });
-    for (const [name, r] of Object.entries({ resource, revision, draft, component, api, connected, privateApi, privateConnected, permission, key, role, deliveryRole, deliveryKey, bearer, environment })) {
+    for (const [name, r] of Object.entries({ resource, revision, draft, component, api, connected, privateApi, privateConnected, permission, key, role, deliveryRole, deliveryKey, bearer, unrestricted, environment })) {
       expect(r.status, `fixture ${name}: ${JSON.stringify(r.body)}`).to.be.oneOf([200, 201, 202]);
     }
     fixtures = {
@@ -107,7 +109,7 @@ describe('fuzz: generated bad requests on every endpoint', function () {
       prefix: 'site',
       private_prefix: 'members',
     };
-    credentials = [`Simple ${deliveryKey.body.public_key}:${deliveryKey.body.secret_key}`, `Bearer ${bearer.body.bearer_token}`];
+    credentials = [`Simple ${deliveryKey.body.public_key}:${deliveryKey.body.secret_key}`, `Bearer ${bearer.body.bearer_token}`, `Simple ${unrestricted.body.public_key}:${unrestricted.body.secret_key}`];
     routes = managementRoutes(s.service.apps.management);
     // The delivery express app alone, without the remembered-bytes front: the oracle of repeated reads.
     alone = createServer(s.service.apps.delivery).listen(0, '127.0.0.1');

@@ -111,21 +111,44 @@ const FIELD_NAMES = [
 
 const deep = fc.integer({ min: 1, max: 150 }).map((n) => '['.repeat(n) + ']'.repeat(n));
 
-/** A request body: JSON of any shape, plausible field names with wrong values, broken text, deep nesting. */
-export const body = fc.oneof(
-  { arbitrary: fc.constant(undefined), weight: 1 },
-  { arbitrary: fc.dictionary(fc.constantFrom(...FIELD_NAMES), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 6 }).map((o) => JSON.stringify(o)), weight: 6 },
-  { arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)), weight: 2 },
-  { arbitrary: fc.string({ maxLength: 80 }), weight: 1 },
-  { arbitrary: deep, weight: 1 },
-  { arbitrary: fc.constantFrom('{"data":{"title":1e400}}', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}', '{', 'null', '"', '{"name":"\\ud800"}'), weight: 1 },
-);
+/** Words the service's bodies take (types, modes, actions, levels, content types): values that pass the first checks more often than random ones. */
+const WORDS = [
+  'string', 'text', 'integer', 'number', 'boolean', 'object', 'array', 'reference', 'relation', 'component', 'date', 'datetime', 'any', 'draft', 'instant',
+  'read', 'create', 'update', 'delete', 'get_many', 'get_one', 'none', 'read_only', 'locked', 'flux-apis', 'collections', 'folders', 'resources', 'document',
+  'collection', 'folder', 'de', 'en', 'free', 'pro', 'title', '*', 'https://fuzz.example', 'eu', '1',
+];
+
+/** A field value: any JSON, a word of the domain, a fixture's key, or a small structure of those. */
+const plausible = (fixtures: Fixtures) => {
+  const atom = fc.oneof(
+    { arbitrary: fc.constantFrom(...WORDS, ...Object.values(fixtures)), weight: 4 },
+    { arbitrary: fc.oneof(fc.boolean(), fc.integer({ min: -2, max: 1001 }), fc.constant(null)), weight: 2 },
+    { arbitrary: fc.jsonValue({ maxDepth: 2 }), weight: 2 },
+  );
+  return fc.oneof(
+    { arbitrary: atom, weight: 6 },
+    { arbitrary: fc.array(atom, { maxLength: 4 }), weight: 2 },
+    { arbitrary: fc.dictionary(fc.constantFrom(...FIELD_NAMES), atom, { maxKeys: 3 }), weight: 2 },
+  );
+};
+
+/** A request body: JSON of any shape, plausible field names with plausible or wrong values, broken text, deep nesting. */
+export const bodies = (fixtures: Fixtures) =>
+  fc.oneof(
+    { arbitrary: fc.constant(undefined), weight: 1 },
+    { arbitrary: fc.dictionary(fc.constantFrom(...FIELD_NAMES), plausible(fixtures), { maxKeys: 6 }).map((o) => JSON.stringify(o)), weight: 5 },
+    { arbitrary: fc.dictionary(fc.constantFrom(...FIELD_NAMES), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 6 }).map((o) => JSON.stringify(o)), weight: 2 },
+    { arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)), weight: 1 },
+    { arbitrary: fc.string({ maxLength: 80 }), weight: 1 },
+    { arbitrary: deep, weight: 1 },
+    { arbitrary: fc.constantFrom('{"data":{"title":1e400}}', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}', '{', 'null', '"', '{"name":"\\ud800"}'), weight: 1 },
+  );
 
 export type FuzzRequest = { readonly method: string; readonly path: string; readonly headers: Record<string, string>; readonly body: string | undefined };
 
 /** Everything of a management request but its route: keys (from the fixtures or generated), query, headers and body. */
 export const managementParts = (fixtures: Fixtures, token: string) =>
-  fc.tuple(fc.record(Object.fromEntries(Object.entries(fixtures).map(([k, v]) => [k, segment(v)]))), query, headers(token), body);
+  fc.tuple(fc.record(Object.fromEntries(Object.entries(fixtures).map(([k, v]) => [k, segment(v)]))), query, headers(token), bodies(fixtures));
 
 export type ManagementParts = [keys: Record<string, string>, query: string, headers: Record<string, string | undefined>, body: string | undefined];
 
@@ -219,7 +242,7 @@ export function deliveryRequest(fixtures: Fixtures, credentials: readonly string
       deliveryKeys(fixtures),
       query,
       auth,
-      fc.oneof({ arbitrary: body, weight: 2 }, { arbitrary: mcpBody(fixtures.alias ?? 'x', fixtures.resource ?? 'x'), weight: 1 }),
+      fc.oneof({ arbitrary: bodies(fixtures), weight: 2 }, { arbitrary: mcpBody(fixtures.alias ?? 'x', fixtures.resource ?? 'x'), weight: 1 }),
       fc.constantFrom('application/json', 'application/json, text/event-stream', 'text/event-stream', '*/*'),
       fc.oneof({ arbitrary: fc.constant('application/json'), weight: 6 }, { arbitrary: ascii, weight: 1 }),
       session,

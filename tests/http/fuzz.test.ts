@@ -11,6 +11,8 @@ import { startTestService, type TestService } from '../support/service.js';
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 /** Generated requests per management route, on top of the random walk, so that no route is left out. */
 const PER_ROUTE = Math.max(2, Math.round(RUNS / 1000));
+/** Requests in flight at once in the concurrent pass. */
+const PARALLEL = 8;
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 
 type Answer = { status: number; text: string };
@@ -201,6 +203,17 @@ describe('fuzz: generated bad requests on every endpoint', function () {
       }),
       { numRuns: Math.round(RUNS * 0.1), seed: SEED, endOnFailure: true },
     );
+  });
+
+  it(`answers ${Math.round(RUNS * 0.2)} generated requests sent ${PARALLEL} at a time below 500, refusals in the envelope`, async () => {
+    // Concurrent requests race on the same streams and read models; whether a refused one wrote is not attributable here.
+    const delivery = s.service.urls.delivery;
+    const mixed = fc.oneof(
+      managementRequest(routes, fixtures, s.token).map((request) => [s.base, request] as const),
+      deliveryRequest(fixtures, credentials).map((request) => [delivery, request] as const),
+    );
+    const batches = fc.sample(fc.array(mixed, { minLength: PARALLEL, maxLength: PARALLEL }), { numRuns: Math.round((RUNS * 0.2) / PARALLEL), seed: SEED });
+    for (const batch of batches) await Promise.all(batch.map(([base, request]) => check(base, request, false)));
   });
 
   it('is still serving writes and reads after the fuzzing', async () => {

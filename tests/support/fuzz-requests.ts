@@ -148,12 +148,22 @@ export type FuzzRequest = { readonly method: string; readonly path: string; read
 
 /** Everything of a management request but its route: keys (from the fixtures or generated), query, headers and body. */
 export const managementParts = (fixtures: Fixtures, token: string) =>
-  fc.tuple(fc.record(Object.fromEntries(Object.entries(fixtures).map(([k, v]) => [k, segment(v)]))), query, headers(token), bodies(fixtures));
+  fc.tuple(
+    fc.record(Object.fromEntries(Object.entries(fixtures).map(([k, v]) => [k, segment(v)]))),
+    query,
+    headers(token),
+    bodies(fixtures),
+    fc.oneof({ arbitrary: fc.constant(undefined), weight: 9 }, { arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'), weight: 1 }),
+  );
 
-export type ManagementParts = [keys: Record<string, string>, query: string, headers: Record<string, string | undefined>, body: string | undefined];
+export type ManagementParts = [keys: Record<string, string>, query: string, headers: Record<string, string | undefined>, body: string | undefined, method: string | undefined];
 
-/** The request the parts make on one route. A DELETE with a real key may succeed and remove a fixture: deletes get a generated key in their last segment. */
-export function onRoute([method, template]: RouteTemplate, [keys, q, h, b]: ManagementParts): FuzzRequest {
+/**
+ * The request the parts make on one route, now and then with another method than the route's.
+ * A DELETE with a real key may succeed and remove a fixture: deletes get a generated key in their last segment.
+ */
+export function onRoute([routeMethod, template]: RouteTemplate, [keys, q, h, b, otherMethod]: ManagementParts): FuzzRequest {
+  const method = otherMethod ?? routeMethod;
   let path = fill(template, keys);
   if (method === 'DELETE' && /\}\/$/.test(template)) path = path.replace(/[^/]+\/$/, 'zz-nothing/');
   const sent = Object.fromEntries(Object.entries(h).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EventStore } from '../../commands/ports.js';
 import { collectionWithSchema, v1 } from '../support/content.js';
-import { deliveryRequest, fill, managementParts, managementRequest, managementRoutes, onRoute, repeatedRead, type Fixtures, type FuzzRequest, type ManagementParts, type RouteTemplate } from '../support/fuzz-requests.js';
+import { agentRequest, deliveryRequest, fill, managementParts, managementRequest, managementRoutes, onRoute, repeatedRead, type Fixtures, type ToolSchema, type FuzzRequest, type ManagementParts, type RouteTemplate } from '../support/fuzz-requests.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 /** `npm run fuzz` raises this to 100,000; `npm test` sends a few thousand. */
@@ -20,8 +20,11 @@ type Answer = { status: number; text: string };
 async function send(base: string, request: FuzzRequest): Promise<Answer | null> {
   try {
     const response = await fetch(`${base}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
+    const type = response.headers.get('content-type') ?? '';
+    // The agent endpoint answers a POST as a stream of one or more messages that then ends: read them.
+    if (response.ok && request.method === 'POST' && type.includes('event-stream') && AGENT.test(request.path)) return { status: response.status, text: await response.text() };
     // An accepted event stream (replay, follow) may never end: its status is all that is checked.
-    if (response.ok && /x-ndjson|event-stream/.test(response.headers.get('content-type') ?? '')) {
+    if (response.ok && /x-ndjson|event-stream/.test(type)) {
       await response.body?.cancel();
       return { status: response.status, text: '' };
     }
@@ -30,6 +33,25 @@ async function send(base: string, request: FuzzRequest): Promise<Answer | null> 
     // fetch itself refuses some generated inputs (a header value it cannot send): nothing went out.
     if (error instanceof TypeError && !/fetch failed/.test(error.message)) return null;
     throw error;
+  }
+}
+
+const AGENT = /^\/[^/?]+\/[^/?]+\/_mcp(\?|$)/;
+
+/** The JSON-RPC messages of an agent answer (one JSON body, or server-sent events). */
+function messagesOf(text: string): unknown[] {
+  if (text.startsWith('{') || text.startsWith('[')) return [JSON.parse(text)].flat();
+  return text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)) as unknown);
+}
+
+/** A tool call the agent endpoint answered: its refusal (the replayed REST answer) must not be a 5xx either. */
+function expectToolsBelow500(request: FuzzRequest, answer: Answer): void {
+  for (const message of messagesOf(answer.text)) {
+    const result = (message as { result?: { isError?: boolean; content?: { text?: string }[] } }).result;
+    if (result?.isError !== true) continue;
+    const text = result.content?.[0]?.text ?? '';
+    const status = /^\{/.test(text) ? (JSON.parse(text) as { status?: unknown }).status : undefined;
+    expect(typeof status === 'number' ? status : 0, `${request.body?.slice(0, 200)} → ${text.slice(0, 300)}`).to.be.lessThan(500);
   }
 }
 
@@ -42,7 +64,7 @@ function expectEnvelope(request: FuzzRequest, answer: Answer): void {
   } catch {
     expect.fail(`not JSON: ${where}`);
   }
-  if (/^\/[^/?]+\/[^/?]+\/_mcp(\?|$)/.test(request.path) && (body as { jsonrpc?: unknown })?.jsonrpc === '2.0') {
+  if (AGENT.test(request.path) && (body as { jsonrpc?: unknown })?.jsonrpc === '2.0') {
     expect((body as { error?: { code?: unknown } }).error?.code, where).to.be.a('number');
     return;
   }
@@ -50,6 +72,29 @@ function expectEnvelope(request: FuzzRequest, answer: Answer): void {
   const { message, error_code } = body as { message: unknown; error_code: unknown };
   expect(message, where).to.be.a('string');
   expect(error_code, where).to.be.a('string');
+}
+
+/** Initializes an agent session and returns its id. */
+async function openAgentSession(url: string, authorization: string | undefined): Promise<string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  if (authorization) headers.authorization = authorization;
+  const init = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } };
+  const opened = await fetch(url, { method: 'POST', headers, body: JSON.stringify(init) });
+  await opened.text();
+  const id = opened.headers.get('mcp-session-id');
+  expect(opened.status, 'agent session').to.equal(200);
+  expect(id).to.be.a('string');
+  const ready = await fetch(url, { method: 'POST', headers: { ...headers, 'mcp-session-id': id! }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  await ready.text();
+  return id!;
+}
+
+/** The tools an agent session lists, with their argument schemas. */
+async function listTools(url: string, authorization: string, session: string): Promise<ToolSchema[]> {
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization, 'mcp-session-id': session };
+  const listed = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }) });
+  const [message] = messagesOf(await listed.text()) as { result: { tools: ToolSchema[] } }[];
+  return message!.result.tools;
 }
 
 describe('fuzz: generated bad requests on every endpoint', function () {
@@ -60,7 +105,9 @@ describe('fuzz: generated bad requests on every endpoint', function () {
   let credentials: string[];
   let routes: RouteTemplate[];
   let alone: Server;
-  const figures = { sent: 0, refused: 0, accepted: 0, serverErrors: 0, refusedWithWrite: 0, repeatedReads: 0, statuses: {} as Record<number, number>, codes: {} as Record<string, number> };
+  const sessions: string[] = [];
+  let tools: ToolSchema[];
+  const figures = { sent: 0, refused: 0, accepted: 0, serverErrors: 0, refusedWithWrite: 0, repeatedReads: 0, toolAnswers: 0, statuses: {} as Record<number, number>, codes: {} as Record<string, number> };
 
   before(async () => {
     s = await startTestService({ WAIT_TIMEOUT_MS: '2000', PLAN: 'pro' }, undefined, { wrapEventStore: (store) => (events = store) });
@@ -113,6 +160,11 @@ describe('fuzz: generated bad requests on every endpoint', function () {
     };
     credentials = [`Simple ${deliveryKey.body.public_key}:${deliveryKey.body.secret_key}`, `Bearer ${bearer.body.bearer_token}`, `Simple ${unrestricted.body.public_key}:${unrestricted.body.secret_key}`];
     routes = managementRoutes(s.service.apps.management);
+    // Agent sessions to fuzz the tools in: anonymous and with the fixture key (Simple).
+    const agentUrl = `${s.service.urls.delivery}/${s.env}/site/_mcp`;
+    for (const authorization of [undefined, credentials[0]!]) sessions.push(await openAgentSession(agentUrl, authorization));
+    tools = await listTools(agentUrl, credentials[0]!, sessions[1]!);
+    expect(tools.map((t) => t.name)).to.include.members(['query_records', 'create_record', 'update_record']);
     // The delivery express app alone, without the remembered-bytes front: the oracle of repeated reads.
     alone = createServer(s.service.apps.delivery).listen(0, '127.0.0.1');
     await new Promise((resolve) => alone.once('listening', resolve));
@@ -133,6 +185,10 @@ describe('fuzz: generated bad requests on every endpoint', function () {
     expect(answer.status, `${request.method} ${request.path} ${request.body?.slice(0, 200)} → ${answer.text.slice(0, 300)}`).to.be.lessThan(500);
     if (answer.status < 400) {
       figures.accepted++;
+      if (AGENT.test(request.path) && request.method === 'POST' && answer.text !== '') {
+        figures.toolAnswers++;
+        expectToolsBelow500(request, answer);
+      }
       return;
     }
     figures.refused++;
@@ -154,7 +210,7 @@ describe('fuzz: generated bad requests on every endpoint', function () {
 
   it(`answers ${Math.round(RUNS * 0.2)} generated delivery requests below 500, refusals in the envelope, writing nothing when refused`, async () => {
     const base = s.service.urls.delivery;
-    await fc.assert(fc.asyncProperty(deliveryRequest(fixtures, credentials), (request) => check(base, request, true)), {
+    await fc.assert(fc.asyncProperty(deliveryRequest(fixtures, credentials, sessions), (request) => check(base, request, true)), {
       numRuns: Math.round(RUNS * 0.2),
       seed: SEED,
       endOnFailure: true,
@@ -176,6 +232,16 @@ describe('fuzz: generated bad requests on every endpoint', function () {
       }
       for (const parts of samples.splice(0, PER_ROUTE)) await check(s.base, onRoute(route, parts as ManagementParts), true);
     }
+  });
+
+  it(`answers ${Math.round(RUNS * 0.05)} generated agent calls, mostly in live sessions, below 500, the tools' refusals included`, async () => {
+    const base = s.service.urls.delivery;
+    await fc.assert(fc.asyncProperty(agentRequest(fixtures, credentials, sessions, tools), (request) => check(base, request, true)), {
+      numRuns: Math.round(RUNS * 0.05),
+      seed: SEED,
+      endOnFailure: true,
+    });
+    expect(figures.toolAnswers, 'agent calls answered').to.be.greaterThan(0);
   });
 
   it(`answers ${Math.round(RUNS * 0.1)} repeated delivery reads, the second one perhaps from remembered bytes, exactly as the express app alone does`, async () => {
@@ -210,7 +276,7 @@ describe('fuzz: generated bad requests on every endpoint', function () {
     const delivery = s.service.urls.delivery;
     const mixed = fc.oneof(
       managementRequest(routes, fixtures, s.token).map((request) => [s.base, request] as const),
-      deliveryRequest(fixtures, credentials).map((request) => [delivery, request] as const),
+      deliveryRequest(fixtures, credentials, sessions).map((request) => [delivery, request] as const),
     );
     const batches = fc.sample(fc.array(mixed, { minLength: PARALLEL, maxLength: PARALLEL }), { numRuns: Math.round((RUNS * 0.2) / PARALLEL), seed: SEED });
     for (const batch of batches) await Promise.all(batch.map(([base, request]) => check(base, request, false)));

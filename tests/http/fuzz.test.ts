@@ -130,11 +130,16 @@ describe('fuzz: generated bad requests on every endpoint', function () {
     const bearer = await s.api('POST', v1(s, `/permissions/delivery-api/api-keys/${deliveryKey.body.key}/bearer-token/`));
     // A key without a role may do everything, whatever the fuzzing does to the role above.
     const unrestricted = await s.api('POST', v1(s, '/permissions/delivery-api/api-keys/'), { role: null });
+    // The management fuzzing changes, reissues and deletes what its keys name: its own API, delivery role and key, not the delivery fuzzing's.
+    const managedApi = await s.api('POST', v1(s, '/api/'), { name: 'Managed', prefix: 'managed' });
+    const managedConnection = await s.api('POST', v1(s, `/api/${managedApi.body.key}/collections/`), { folder: collection, allowed_methods: ['get_many'] });
+    const managedRole = await s.api('POST', v1(s, '/permissions/delivery-api/roles/'), { name: 'managed' });
+    const managedKey = await s.api('POST', v1(s, '/permissions/delivery-api/api-keys/'), { description: 'managed', role: managedRole.body.key });
     const org = (await s.api('GET', '/organizations/')).body[0].key;
     const project = (await s.api('GET', `/organizations/${org}/projects/`)).body.results[0].key;
     // Toggles and protection land on a second environment, so that the fuzzed one stays writable.
     const environment = await s.api('POST', `/organizations/${org}/projects/${project}/environments/`, { name: 'Fuzzed' });
-    for (const [name, r] of Object.entries({ resource, revision, draft, component, api, connected, privateApi, privateConnected, permission, key, role, deliveryRole, deliveryKey, bearer, unrestricted, environment })) {
+    for (const [name, r] of Object.entries({ resource, revision, draft, component, api, connected, privateApi, privateConnected, permission, key, role, deliveryRole, deliveryKey, bearer, unrestricted, managedApi, managedConnection, managedRole, managedKey, environment })) {
       expect(r.status, `fixture ${name}: ${JSON.stringify(r.body)}`).to.be.oneOf([200, 201, 202]);
     }
     fixtures = {
@@ -144,11 +149,11 @@ describe('fuzz: generated bad requests on every endpoint', function () {
       revision: revision.body.key,
       version: draft.body.key,
       component: component.body.key,
-      api: api.body.key,
+      api: managedApi.body.key,
       key: key.body.key,
       role: role.body.key,
-      delivery_key: deliveryKey.body.key,
-      delivery_role: deliveryRole.body.key,
+      delivery_key: managedKey.body.key,
+      delivery_role: managedRole.body.key,
       org,
       project,
       environment: environment.body.key,
@@ -236,7 +241,10 @@ describe('fuzz: generated bad requests on every endpoint', function () {
 
   it(`answers ${Math.round(RUNS * 0.05)} generated agent calls, mostly in live sessions, below 500, the tools' refusals included`, async () => {
     const base = s.service.urls.delivery;
-    await fc.assert(fc.asyncProperty(agentRequest(fixtures, credentials, sessions, tools), (request) => check(base, request, true)), {
+    // Fresh sessions: the delivery fuzzing may have closed the first ones (DELETE _mcp).
+    const agentUrl = `${base}/${s.env}/site/_mcp`;
+    const live = [await openAgentSession(agentUrl, undefined), await openAgentSession(agentUrl, credentials[0]!)];
+    await fc.assert(fc.asyncProperty(agentRequest(fixtures, credentials, live, tools), (request) => check(base, request, true)), {
       numRuns: Math.round(RUNS * 0.05),
       seed: SEED,
       endOnFailure: true,

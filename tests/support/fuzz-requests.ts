@@ -85,6 +85,19 @@ const query = fc
 
 const ascii = fc.string({ maxLength: 60, unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)) });
 
+/** A value one request in five carries. */
+const sometimes = <T>(value: fc.Arbitrary<T>) => fc.oneof({ arbitrary: fc.constant(undefined), weight: 4 }, { arbitrary: value, weight: 1 });
+
+/** Headers the service reads besides credentials and content type, with odd values now and then. */
+const OTHER_HEADERS = {
+  'x-request-id': sometimes(fc.oneof(ascii, fc.uuid(), fc.constant('a'.repeat(300)))),
+  'accept-language': sometimes(fc.oneof(ascii, fc.constantFrom('de', 'de-DE,de;q=0.9', '*', ';q=x'))),
+  'if-none-match': sometimes(fc.oneof(ascii, fc.constantFrom('*', 'W/"1"', '""', '"x", W/"y"'))),
+  date: sometimes(fc.oneof(ascii, fc.constantFrom('2026-01-01T00:00:00Z', 'Thu, 01 Jan 1970 00:00:00 GMT', '9999-99-99T99:99:99Z'))),
+  'x-forwarded-for': sometimes(fc.oneof(ascii, fc.constantFrom('1.2.3.4', '::1', 'unknown, 1.2.3.4'))),
+  referer: sometimes(fc.oneof(ascii, fc.constant('https://fuzz.example/x'))),
+};
+
 /** Headers: usually the valid token, sometimes none or a broken one; odd content types and If-Match values. */
 export const headers = (token: string) =>
   fc.record({
@@ -98,7 +111,8 @@ export const headers = (token: string) =>
       { arbitrary: fc.constantFrom('text/plain', 'application/json; charset=utf-16', 'application/x-www-form-urlencoded', 'application/merge-patch+json', 'multipart/form-data'), weight: 1 },
       { arbitrary: ascii, weight: 1 },
     ),
-    'if-match': fc.option(fc.oneof(fc.constantFrom('0', '1', '"1"', '*', '-1', 'W/"1"', '99999999999999999999'), ascii), { nil: undefined }),
+    'if-match': sometimes(fc.oneof(fc.constantFrom('0', '1', '"1"', '*', '-1', 'W/"1"', '99999999999999999999'), ascii)),
+    ...OTHER_HEADERS,
   });
 
 const FIELD_NAMES = [
@@ -143,6 +157,9 @@ export const bodies = (fixtures: Fixtures) =>
     { arbitrary: deep, weight: 1 },
     { arbitrary: fc.constantFrom('{"data":{"title":1e400}}', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}', '{', 'null', '"', '{"name":"\\ud800"}'), weight: 1 },
   );
+
+const defined = (h: Record<string, string | undefined>): Record<string, string> =>
+  Object.fromEntries(Object.entries(h).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
 
 export type FuzzRequest = { readonly method: string; readonly path: string; readonly headers: Record<string, string>; readonly body: string | undefined };
 
@@ -332,10 +349,11 @@ export function deliveryRequest(fixtures: Fixtures, credentials: readonly string
       fc.constantFrom('application/json', 'application/json, text/event-stream', 'text/event-stream', '*/*'),
       fc.oneof({ arbitrary: fc.constant('application/json'), weight: 6 }, { arbitrary: ascii, weight: 1 }),
       session,
+      fc.record(OTHER_HEADERS),
     )
-    .map(([[method, template], keys, q, authorization, b, accept, type, sessionId]): FuzzRequest => {
+    .map(([[method, template], keys, q, authorization, b, accept, type, sessionId, other]): FuzzRequest => {
       const path = fill(template, keys);
-      const sent: Record<string, string> = { accept, 'content-type': type, origin: 'https://fuzz.example' };
+      const sent: Record<string, string> = { ...defined(other), accept, 'content-type': type, origin: 'https://fuzz.example' };
       if (authorization) sent.authorization = authorization;
       if (sessionId) sent['mcp-session-id'] = sessionId;
       const withBody = method === 'POST' || method === 'PUT' || method === 'PATCH';

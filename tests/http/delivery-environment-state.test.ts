@@ -43,7 +43,19 @@ describe('delivery writes and agent write tools in disabled and protected enviro
         expect(again.headers.get('access-control-allow-origin')).to.equal(ORIGIN);
       }
     }
+    const early = await agent(e.base, e.simple);
+    clients.push(early);
     expect((await s.api('POST', `${environments}${e.env}/toggle/`, { is_enabled: false })).status).to.equal(200);
+    // A session opened before: its calls are refused at the door.
+    const head = await events.headPosition();
+    let refused: unknown;
+    try {
+      await early.callTool({ name: 'create_record', arguments: { collection_path: 'articles', data: { title: 'No' } } });
+    } catch (error) {
+      refused = error;
+    }
+    expect(String(refused)).to.match(/403|environment_disabled/);
+    expect(await events.headPosition()).to.equal(head);
 
     for (const authorization of [undefined, e.simple, e.bearer]) {
       for (const url of [list, item, `${list}_schema`, `${e.base}/_router`]) {
@@ -80,6 +92,9 @@ describe('delivery writes and agent write tools in disabled and protected enviro
       const list = `${e.base}/articles/`;
       const item = `${list}${e.article}/`;
       expect((await send(list, 'GET')).status).to.equal(200);
+      // An agent session opened before the protection.
+      const client = await agent(e.base, e.simple);
+      clients.push(client);
       await protect(e.env, level);
 
       for (const authorization of [e.simple, e.bearer]) {
@@ -99,8 +114,6 @@ describe('delivery writes and agent write tools in disabled and protected enviro
       expect(searched.status, JSON.stringify(searched.body)).to.equal(200);
       expect(searched.body.results).to.be.an('array');
 
-      const client = await agent(e.base, e.simple);
-      clients.push(client);
       await expectRefusedTool(events, client, 'create_record', { collection_path: 'articles', data: { title: 'No' } }, 'environment_protected');
       await expectRefusedTool(events, client, 'update_record', { collection_path: 'articles', key: e.article, data: { title: 'No' } }, 'environment_protected');
       const read = (await client.callTool({ name: 'get_record', arguments: { collection_path: 'articles', key: e.article } })) as ToolText;

@@ -306,7 +306,10 @@ const deliveryKeys = (fixtures: Fixtures) =>
 /** The reads the delivery front may answer from remembered bytes (GET without a body). */
 export const DELIVERY_READS: readonly RouteTemplate[] = DELIVERY_ROUTES.filter(([method, path]) => method === 'GET' && !path.includes('_mcp'));
 
-export type RepeatedRead = { readonly path: string; readonly first: Record<string, string>; readonly then: Record<string, string> };
+/** Reads are GET, and HEAD now and then. */
+const readMethod = fc.oneof({ arbitrary: fc.constant('GET'), weight: 4 }, { arbitrary: fc.constant('HEAD'), weight: 1 });
+
+export type RepeatedRead = { readonly path: string; readonly first: Record<string, string>; readonly then: Record<string, string>; readonly methods: readonly [string, string] };
 
 /**
  * One address read twice, with independently generated credentials and conditional headers:
@@ -323,10 +326,10 @@ export function repeatedRead(fixtures: Fixtures, credentials: readonly string[])
       return h;
     });
   return fc
-    .tuple(fc.constantFrom(...DELIVERY_READS), deliveryKeys(fixtures), fc.oneof({ arbitrary: fc.constant(''), weight: 2 }, { arbitrary: query, weight: 1 }), readHeaders, readHeaders)
-    .map(([[, template], keys, q, first, then]): RepeatedRead => {
+    .tuple(fc.constantFrom(...DELIVERY_READS), deliveryKeys(fixtures), fc.oneof({ arbitrary: fc.constant(''), weight: 2 }, { arbitrary: query, weight: 1 }), readHeaders, readHeaders, readMethod, readMethod)
+    .map(([[, template], keys, q, first, then, one, two]): RepeatedRead => {
       const path = fill(template, keys);
-      return { path: q ? `${path}?${q}` : path, first, then };
+      return { path: q ? `${path}?${q}` : path, first, then, methods: [one, two] };
     });
 }
 

@@ -17,6 +17,9 @@ const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.en
 
 type Answer = { status: number; text: string };
 
+/** The agent endpoint of a delivery API: `/{env}/{prefix}/_mcp`. */
+const AGENT = /^\/[^/?]+\/[^/?]+\/_mcp(\?|$)/;
+
 async function send(base: string, request: FuzzRequest): Promise<Answer | null> {
   try {
     const response = await fetch(`${base}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
@@ -35,8 +38,6 @@ async function send(base: string, request: FuzzRequest): Promise<Answer | null> 
     throw error;
   }
 }
-
-const AGENT = /^\/[^/?]+\/[^/?]+\/_mcp(\?|$)/;
 
 /** The JSON-RPC messages of an agent answer (one JSON body, or server-sent events). */
 function messagesOf(text: string): unknown[] {

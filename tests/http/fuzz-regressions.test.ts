@@ -141,3 +141,27 @@ describe('HTTP: a delivery update whose publication loses every race', function 
     expect((await send(`${e.base}/articles/${e.article}/`, 'GET')).body.data).to.deep.equal({ title: 'Kept' });
   });
 });
+
+describe('HTTP: a create refused for its external_id under a resource limit', function () {
+  this.timeout(30_000);
+  let s: TestService;
+  let events: EventStore;
+  before(async () => (s = await startTestService({ PLAN: 'pro', RESOURCE_LIMIT: '1000' }, undefined, { wrapEventStore: (store) => (events = store) })));
+  after(() => s?.stop());
+
+  it('answers 409 external_id_conflict writing nothing, not even a slot reserved and released, on management and delivery creates', async () => {
+    const e = await seed(s, s.env);
+    const folder = (await s.api('GET', v1(s, '/collections/tree/'))).body.results[0].key as string;
+    const resources = v1(s, `/collections/${folder}/resources/`);
+    expect((await s.api('POST', resources, { data: { title: 'first' }, external_id: 'sku-1' })).status).to.equal(201);
+    const head = await events.headPosition();
+    const management = await s.api('POST', resources, { data: { title: 'second' }, external_id: 'sku-1' });
+    expect(management.status).to.equal(409);
+    expect(management.body.error_code).to.equal('external_id_conflict');
+    const delivery = await send(`${e.base}/articles/`, 'POST', e.simple, { data: { title: 'third' }, key: 'sku-1' });
+    expect(delivery.status).to.equal(409);
+    expect(delivery.body.error_code).to.equal('external_id_conflict');
+    expect(await events.headPosition(), 'nothing appended by the refused creates').to.equal(head);
+    expect((await s.api('POST', resources, { data: { title: 'other' }, external_id: 'sku-2' })).status).to.equal(201);
+  });
+});

@@ -111,7 +111,8 @@ describe('fuzz: generated bad requests on every endpoint', function () {
   const figures = { sent: 0, refused: 0, accepted: 0, serverErrors: 0, refusedWithWrite: 0, repeatedReads: 0, toolAnswers: 0, statuses: {} as Record<number, number>, codes: {} as Record<string, number> };
 
   before(async () => {
-    s = await startTestService({ WAIT_TIMEOUT_MS: '2000', PLAN: 'pro' }, undefined, { wrapEventStore: (store) => (events = store) });
+    // A resource limit, so that creates and deletes go through the slot reservations too.
+    s = await startTestService({ WAIT_TIMEOUT_MS: '2000', PLAN: 'pro', RESOURCE_LIMIT: '100000' }, undefined, { wrapEventStore: (store) => (events = store) });
     const collection = await collectionWithSchema(s, 'fuzzed');
     const resource = await s.api('POST', v1(s, `/collections/${collection}/resources/`), { data: { title: 'seed' } });
     const revision = await s.api('POST', v1(s, `/collections/${collection}/resources/${resource.body.key}/revisions/`), { data: { title: 'draft' } });

@@ -121,6 +121,7 @@ const FIELD_NAMES = [
   'allowed_methods', 'is_public', 'cors_origins', 'unscoped_levels', 'flat_routes', 'code', 'is_default', 'role', 'items', 'match', 'component', 'version',
   'is_enabled', 'protection_level', 'protection_reason', 'actions', 'all_objects', 'objects', 'permissions', 'region', 'plan', 'default_locale',
   'mcp_enabled', 'is_auth_required', 'jsonrpc', 'method', 'params', 'id', 'query', 'title', 'views', 'expires_at', 'public_key', 'secret_key',
+  'external_id',
 ];
 
 const deep = fc.integer({ min: 1, max: 150 }).map((n) => '['.repeat(n) + ']'.repeat(n));
@@ -129,7 +130,7 @@ const deep = fc.integer({ min: 1, max: 150 }).map((n) => '['.repeat(n) + ']'.rep
 const WORDS = [
   'string', 'text', 'integer', 'number', 'boolean', 'object', 'array', 'reference', 'relation', 'component', 'date', 'datetime', 'any', 'draft', 'instant',
   'read', 'create', 'update', 'delete', 'get_many', 'get_one', 'none', 'read_only', 'locked', 'flux-apis', 'collections', 'folders', 'resources', 'document',
-  'collection', 'folder', 'de', 'en', 'free', 'pro', 'title', '*', 'https://fuzz.example', 'eu', '1',
+  'collection', 'folder', 'de', 'en', 'free', 'pro', 'title', '*', 'https://fuzz.example', 'eu', '1', 'ext-1',
 ];
 
 /** A field value: any JSON, a word of the domain, a fixture's key, or a small structure of those. */

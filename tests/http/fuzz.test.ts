@@ -4,7 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EventStore } from '../../commands/ports.js';
 import { collectionWithSchema, v1 } from '../support/content.js';
-import { agentRequest, deliveryRequest, fill, managementParts, managementRequest, managementRoutes, onRoute, repeatedRead, type Fixtures, type ToolSchema, type FuzzRequest, type ManagementParts, type RouteTemplate } from '../support/fuzz-requests.js';
+import { agentRequest, type ToolSchema } from '../support/fuzz-agent.js';
+import { deliveryRequest, fill, managementParts, managementRequest, managementRoutes, onRoute, repeatedRead, type Fixtures, type FuzzRequest, type ManagementParts, type RouteTemplate } from '../support/fuzz-requests.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 /** `npm run fuzz` raises this to 100,000; `npm test` sends a few thousand. */

@@ -42,7 +42,7 @@ describe('multi-step writes and the billing block', function () {
     const before = await writes();
     afterProject = async () => {
       afterProject = null;
-      for (let i = 0; i < 200 && (await writes()) === before; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (let i = 0; i < 1000 && (await writes()) === before; i++) await new Promise((resolve) => setTimeout(resolve, 10));
       expect(await writes(), 'the usage read model counted the project').to.equal(before + 1);
     };
     const created = await s.api('POST', `/organizations/${org}/projects/`, { name: 'Halfway' });

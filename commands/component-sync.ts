@@ -2,6 +2,7 @@ import { DomainError, notFound } from '../domain/errors.js';
 import { own } from '../domain/records.js';
 import { schema } from '../domain/schema/decider.js';
 import type { FieldDef } from '../domain/schema/fields.js';
+import { checkPublishable } from '../domain/schema/publish-rules.js';
 import type { CommandBus } from './command-bus.js';
 import { collectionNode } from './collections.js';
 import type { DraftRevisions } from './compatible-drafts.js';
@@ -57,15 +58,21 @@ export async function syncComponents(bus: CommandBus, ctx: CommandContext, colle
   if (planned.length === 0) return { synced_paths: [], skipped, schema_version: null, position: null };
 
   const blocked = [];
+  const moved = new Map<string, FieldDef>();
   for (const { field, target } of planned) {
     const pin = await nestedPin(bus, ctx, { ...field.meta, component_version: target });
     blocked.push(...blockingChanges(field.path, (field.pin?.json_schema ?? {}) as SchemaProps, (pin?.json_schema ?? {}) as SchemaProps));
+    const { pin: _old, ...rest } = field;
+    moved.set(field.path, { ...rest, meta: { ...field.meta, component_version: target }, ...(pin ? { pin } : {}) });
   }
   if (blocked.length > 0) {
     // The product's detail is the list of items itself (its client reads `detail` as an array).
     const detail = blocked as unknown as Record<string, unknown>;
     throw new DomainError('component_sync_conflict', 'The newer component versions would break data written against the pinned ones.', detail, 409);
   }
+
+  // A version that could not be published (components nested too deep) is refused before its draft is written (the publish decides again).
+  checkPublishable(published.fields.map((f) => moved.get(f.path) ?? f));
 
   const ref = { type: 'collection' as const, key: collection };
   const draft = await createVersion(bus, ctx, ref, { name: published.name, description: 'Component sync', copy_from: published.key });

@@ -1,5 +1,5 @@
 import { DomainError, notFound } from '../domain/errors.js';
-import { externalId, type ClaimExternalId } from '../domain/external-id/decider.js';
+import { externalId, type ClaimExternalId, type ExternalIdState } from '../domain/external-id/decider.js';
 import { resource, type CreateResource, type OwnerCheck } from '../domain/resource/decider.js';
 import type { CommandBus, Handled } from './command-bus.js';
 import { collectionNode } from './collections.js';
@@ -84,6 +84,8 @@ export async function createResource(
   };
   // Refuse invalid input before anything is claimed: a new resource's decision needs no state.
   resource.decide(command, resource.initialState());
+  // A taken external_id is refused before a slot is reserved (and released again): a refused create writes nothing.
+  if (quota !== null && input.external_id !== null) await refuseTakenExternalId(bus, ctx, input.folder, input.external_id, key);
   // The specification answers a refused resource create with 422 (the upsert's is 403).
   await reserveSlot(bus, quota, ctx, input.folder, key, 422);
   try {
@@ -97,15 +99,24 @@ export async function createResource(
   }
 }
 
+/** The claim of an external_id for a resource key, as its reservation stream stands. */
+async function claimCommand(bus: CommandBus, ctx: CommandContext, folder: string, value: string, owner: string, state: ExternalIdState): Promise<ClaimExternalId> {
+  const status = state.owner === null ? 'none' : (await bus.load(resource, streams.resource(state.owner))).state.status;
+  return {
+    type: 'ClaimExternalId',
+    data: { env: ctx.env, folder, external_id: value, resource: owner, claimed_at: ctx.now, now: ctx.now, ownerExists: status !== 'none', ownerDeleted: status === 'deleted' },
+  };
+}
+
 /** Claims an external_id for a resource key through its reservation stream (409 when taken). */
 export async function claimExternalId(bus: CommandBus, ctx: CommandContext, folder: string, value: string, owner: string): Promise<void> {
-  await bus.handle(externalId, streams.externalId(folder, value), async (state): Promise<ClaimExternalId> => {
-    const status = state.owner === null ? 'none' : (await bus.load(resource, streams.resource(state.owner))).state.status;
-    return {
-      type: 'ClaimExternalId',
-      data: { env: ctx.env, folder, external_id: value, resource: owner, claimed_at: ctx.now, now: ctx.now, ownerExists: status !== 'none', ownerDeleted: status === 'deleted' },
-    };
-  }, ctx.metadata);
+  await bus.handle(externalId, streams.externalId(folder, value), (state) => claimCommand(bus, ctx, folder, value, owner, state), ctx.metadata);
+}
+
+/** Refuses (409) an external_id already taken, writing nothing; the claim itself decides again when it is appended. */
+async function refuseTakenExternalId(bus: CommandBus, ctx: CommandContext, folder: string, value: string, owner: string): Promise<void> {
+  const { state } = await bus.load(externalId, streams.externalId(folder, value));
+  externalId.decide(await claimCommand(bus, ctx, folder, value, owner, state), state);
 }
 
 /** Changes the resource's metadata (`name`); null removes the name. */

@@ -32,7 +32,7 @@ export async function createRevision(
   ctx: CommandContext,
   folder: string,
   key: string,
-  input: { data: Record<string, unknown>; validate_data: boolean },
+  input: { data: Record<string, unknown>; validate_data: boolean; publish?: boolean },
 ) {
   const node = await collectionOf(bus, ctx.env, folder);
   const revision = newKey();
@@ -45,10 +45,11 @@ export async function createRevision(
       revision,
       data: input.data,
       size: payloadSize(input.data),
-      validation: await validation(bus, validator, folder, input.data, input.validate_data),
+      validation: await validation(bus, validator, folder, input.data, input.validate_data || input.publish === true),
       validate_data: input.validate_data,
       created_at: ctx.now,
       keep: revisionsToKeep(node),
+      ...(input.publish === true ? { publish: true } : {}),
     },
   }, ctx.metadata);
   return { ...handled, revision };

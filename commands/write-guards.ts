@@ -18,6 +18,14 @@ export type KeyMeter = (key: string, window: string) => Promise<number>;
 /** Commands that stay possible whatever the bill says: switching to a plan that allows more. */
 const NOT_BILLED = new Set(['ChangePlan']);
 
+/**
+ * Later steps of an operation whose first step the guards admitted, and the releases that undo
+ * or follow one (docs/decisions/0152): a project or environment create after its slot was
+ * reserved, a slot freed after a delete or a failed create. Refusing them halfway would leave a
+ * project without its environment or a slot held by nothing.
+ */
+const FOLLOW_UPS = new Set(['CreateProject', 'CreateEnvironment', 'ReleaseProjectSlot', 'ReleaseEnvironmentSlot', 'ReleaseResourceSlot', 'ReleaseCollectionSlots']);
+
 const text = (data: unknown, name: string): string | null => {
   const value = (data as Record<string, unknown> | null)?.[name];
   return typeof value === 'string' ? value : null;
@@ -51,7 +59,7 @@ async function organizationOf(bus: CommandBus, stream: string, command: Message)
  */
 export function environmentWriteGuard(bus: CommandBus): WriteGuard {
   return async (_stream: string, command: Message, metadata: EventMetadata) => {
-    if (metadata.actor_type === 'system') return;
+    if (metadata.actor_type === 'system' || FOLLOW_UPS.has(command.type)) return;
     const env = text(command.data, 'env');
     if (env === null) return;
     const { state } = await bus.load(environment, streams.environment(env));
@@ -78,7 +86,7 @@ async function keyCapOf(bus: CommandBus, metadata: EventMetadata): Promise<{ cap
  */
 export function billingGuard(bus: CommandBus, meter: UsageMeter, settings: BillingSettings, keyMeter?: KeyMeter): WriteGuard {
   return async (stream: string, command: Message, metadata: EventMetadata) => {
-    if (metadata.actor_type === 'system' || NOT_BILLED.has(command.type)) return;
+    if (metadata.actor_type === 'system' || NOT_BILLED.has(command.type) || FOLLOW_UPS.has(command.type)) return;
     const org = await organizationOf(bus, stream, command);
     if (org === null) return;
     const { state } = await bus.load(organization, streams.organization(org));

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { CommandContext } from '../commands/context.js';
 import { createResource } from '../commands/resources.js';
-import { createRevision, publishRevision } from '../commands/revisions.js';
+import { createRevision } from '../commands/revisions.js';
 import { streams } from '../commands/streams.js';
 import { DomainError, notFound } from '../domain/errors.js';
 import { resource } from '../domain/resource/decider.js';
@@ -72,9 +72,9 @@ export function deliveryWrites(deps: WriteDeps, auth: DeliveryAuth): DeliveryWri
     const input = updateBody(body);
     const { state } = await deps.bus.load(resource, streams.resource(key));
     if (state.status !== 'active' || state.folder !== folder || (owner !== null && state.resource_owner !== owner)) throw notFound('resource_not_found', 'Resource');
-    const drafted = await createRevision(deps.bus, deps.validator, ctx, folder, key, { data: input.data, validate_data: true });
-    const published = await publishRevision(deps.bus, deps.validator, ctx, folder, key, drafted.revision);
-    return { position: published.position, resource_key: key, revision_key: drafted.revision };
+    // One command: a refusal (billing, protection) or a crash cannot leave a draft without its publication.
+    const written = await createRevision(deps.bus, deps.validator, ctx, folder, key, { data: input.data, validate_data: true, publish: true });
+    return { position: written.position, resource_key: key, revision_key: written.revision };
   };
 
   return {

@@ -40,8 +40,11 @@ export type UpdateMetadata = Message<'UpdateMetadata', { readonly env: string; r
 
 type OfResource = { readonly env: string; readonly folder: string; readonly resource: string };
 
-/** A draft revision through the revisions endpoint. */
-export type CreateRevision = Message<'CreateRevision', OfResource & NewPayload & Keep & { readonly created_at: string }>;
+/**
+ * A draft revision through the revisions endpoint; with `publish` (a delivery update) the
+ * revision is published in the same decision, so that no refusal can come between the two.
+ */
+export type CreateRevision = Message<'CreateRevision', OfResource & NewPayload & Keep & { readonly created_at: string; readonly publish?: boolean }>;
 /** `data` is the revision's payload, `validation` its check against the current schema (both looked up by the handler). */
 export type PublishRevision = Message<
   'PublishRevision',

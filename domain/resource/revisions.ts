@@ -16,12 +16,15 @@ function revisionOf(state: ActiveResource, key: string): RevisionSummary {
   return found;
 }
 
-/** A draft revision; its data is validated unless `validate_data` is false. */
+/** A draft revision; its data is validated unless `validate_data` is false. With `publish`, it is published at once (validated against a published schema). */
 export function createRevision({ data }: CreateRevision, state: ResourceState): ResourceEvent[] {
   const resource = active(state, data.folder);
   refuseOversize(data.size);
-  if (data.validate_data) refuseInvalid(data.validation, 'validation_error');
-  return withTrim(state, [revisionCreated(resource, resource.revisions + 1, data, false, data.created_at)], data.keep);
+  if (data.publish === true) refuseWithoutSchema(data.validation, 'validation_error');
+  if (data.validate_data || data.publish === true) refuseInvalid(data.validation, 'validation_error');
+  const created = revisionCreated(resource, resource.revisions + 1, data, false, data.created_at);
+  const published = data.publish === true ? publishEvents(resource, data.revision, data.data, data.created_at) : [];
+  return withTrim(state, [created, ...published], data.keep);
 }
 
 /** Publishes a revision after checking its data against the current schema; publishing the current one changes nothing. */

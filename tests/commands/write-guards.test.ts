@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import { CommandBus } from '../../commands/command-bus.js';
 import { createLocale } from '../../commands/locales.js';
+import { releaseSlot } from '../../commands/resource-quota.js';
 import type { CommandContext } from '../../commands/context.js';
 import type { EventMetadata } from '../../commands/ports.js';
 import { streams } from '../../commands/streams.js';
@@ -66,5 +67,19 @@ describe('write guards on the command bus', () => {
     writes = 9;
     // Past the guards, the locale quota of the free plan (en and de) answers.
     expect((await refusal(() => createLocale(bus, ctx('apikey'), { code: 'fr', name: 'fr', is_default: false }))).code).to.equal('plan_limit_exceeded');
+  });
+
+  it('lets releases and the later steps of an admitted operation through, blocked or protected (decision 0152)', async () => {
+    const protect = (protection_level: 'locked' | 'none') =>
+      bus.handle(environment, streams.environment(env), { type: 'ProtectEnvironment', data: { key: env, protection_level, protection_reason: null, user: null, now } }, as('user'));
+    const quota = { limit: 10, existing: async () => [] };
+    writes = 0;
+    await protect('locked');
+    writes = 10;
+    await releaseSlot(bus, quota, ctx('apikey'), 'folder', 'gone');
+    await releaseSlot(bus, quota, ctx('user'), 'folder', 'gone');
+    expect((await refusal(() => createLocale(bus, ctx('user'), { code: 'it', name: 'it', is_default: false }))).code).to.equal('environment_protected');
+    writes = 0;
+    await protect('none');
   });
 });

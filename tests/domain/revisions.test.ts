@@ -81,6 +81,17 @@ describe('resource decider: upsert and revisions', () => {
     spec.given(drafts).when(publish('nope')).thenThrows('revision_not_found');
   });
 
+  it('creates and publishes a revision in one decision with publish (a delivery update), refusing invalid data or no schema', () => {
+    spec.given(history(1)).when(createRevision('rev2', { publish: true })).then([
+      { type: 'RevisionCreated', data: { ...ref, key: 'rev2', number: 2, data: { title: 'rev2' }, size: 10, schema_version: 'v1', status: 'draft', is_valid: true, created_at: later, published_at: null } },
+      { type: 'RevisionUnpublished', data: { ...ref, key: 'rev1', unpublished_at: later } },
+      { type: 'RevisionPublished', data: { ...ref, key: 'rev2', published_at: later, data: { title: 'rev2' } } },
+    ]);
+    const invalid = { schema_version: 'v1', errors: [{ path: '/title', message: 'must be string' }], localizable: [] };
+    spec.given(history(1)).when(createRevision('rev2', { publish: true, validate_data: false, validation: invalid })).thenThrows('validation_error');
+    spec.given(history(1)).when(createRevision('rev2', { publish: true, validation: { schema_version: null, errors: null, localizable: [] } })).thenThrows('validation_error');
+  });
+
   it('deletes a revision but never the current one', () => {
     const drafts = [...history(1), ...resource.decide(createRevision('rev2'), history(1).reduce(resource.evolve, resource.initialState()))];
     expect(spec.given(drafts).when(remove('rev2')).thenReturns()[0]?.type).to.equal('RevisionDeleted');

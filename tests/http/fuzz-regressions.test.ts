@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import type { EventStore } from '../../commands/ports.js';
+import { seed, send } from '../support/delivery-seed.js';
 import { MAX_FIELD_DEPTH } from '../../domain/schema/field-commands.js';
 import { collectionWithSchema, v1 } from '../support/content.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -87,5 +90,78 @@ describe('HTTP: fuzzing regressions', function () {
     const reply = await s.api('POST', v1(s, `/collections/${folder}/resources/`), '{"data":{"title":"x","views":1e309}}');
     expect(reply.status).to.equal(422);
     expect(reply.body.error_code).to.equal('validation_error');
+  });
+});
+
+describe('HTTP: a delivery update whose publication loses every race', function () {
+  this.timeout(30_000);
+  let s: TestService;
+  let inner: EventStore;
+  let interfere = false;
+
+  /** The real event store, except that while `interfere` is set another writer appends to a resource stream right before each publication. */
+  const racing = (store: EventStore): EventStore => {
+    inner = store;
+    return {
+      async appendToStream(stream, events, expected) {
+        if (interfere && events.some((e) => e.type === 'RevisionPublished')) {
+          const metadata = { actor_type: 'system', actor: null, ip_address: null, referer: null, timestamp: new Date().toISOString() } as const;
+          await store.appendToStream(stream, [{ id: randomUUID(), type: 'ResourceUpdated', data: { env: s.env, key: stream.slice('resource-'.length), name: 'other writer' }, metadata }], 'any');
+        }
+        return store.appendToStream(stream, events, expected);
+      },
+      readStream: (stream, from) => store.readStream(stream, from),
+      readAll: (after, limit) => store.readAll(after, limit),
+      subscribeToAll: (after) => store.subscribeToAll(after),
+      headPosition: () => store.headPosition(),
+      close: () => store.close(),
+    };
+  };
+
+  before(async () => (s = await startTestService({ PLAN: 'pro' }, undefined, { wrapEventStore: racing })));
+  after(() => s?.stop());
+
+  it('answers 409 revision_number_conflict and leaves no draft behind: the revision and its publication are one append', async () => {
+    const e = await seed(s, s.env);
+    const revisions = async () => (await inner.readStream(`resource-${e.article}`)).filter((x) => x.type === 'RevisionCreated').length;
+    const before = await revisions();
+    interfere = true;
+    let refused;
+    try {
+      refused = await send(`${e.base}/articles/${e.article}/`, 'PUT', e.simple, { data: { title: 'Lost' } });
+    } finally {
+      interfere = false;
+    }
+    expect(refused.status, JSON.stringify(refused.body)).to.equal(409);
+    expect(refused.body.error_code).to.equal('revision_number_conflict');
+    expect(await revisions(), 'no revision written by the refused update').to.equal(before);
+    const updated = await send(`${e.base}/articles/${e.article}/`, 'PUT', e.simple, { data: { title: 'Kept' } });
+    expect(updated.status).to.equal(200);
+    expect(await revisions()).to.equal(before + 1);
+    expect((await send(`${e.base}/articles/${e.article}/`, 'GET')).body.data).to.deep.equal({ title: 'Kept' });
+  });
+});
+
+describe('HTTP: a create refused for its external_id under a resource limit', function () {
+  this.timeout(30_000);
+  let s: TestService;
+  let events: EventStore;
+  before(async () => (s = await startTestService({ PLAN: 'pro', RESOURCE_LIMIT: '1000' }, undefined, { wrapEventStore: (store) => (events = store) })));
+  after(() => s?.stop());
+
+  it('answers 409 external_id_conflict writing nothing, not even a slot reserved and released, on management and delivery creates', async () => {
+    const e = await seed(s, s.env);
+    const folder = (await s.api('GET', v1(s, '/collections/tree/'))).body.results[0].key as string;
+    const resources = v1(s, `/collections/${folder}/resources/`);
+    expect((await s.api('POST', resources, { data: { title: 'first' }, external_id: 'sku-1' })).status).to.equal(201);
+    const head = await events.headPosition();
+    const management = await s.api('POST', resources, { data: { title: 'second' }, external_id: 'sku-1' });
+    expect(management.status).to.equal(409);
+    expect(management.body.error_code).to.equal('external_id_conflict');
+    const delivery = await send(`${e.base}/articles/`, 'POST', e.simple, { data: { title: 'third' }, key: 'sku-1' });
+    expect(delivery.status).to.equal(409);
+    expect(delivery.body.error_code).to.equal('external_id_conflict');
+    expect(await events.headPosition(), 'nothing appended by the refused creates').to.equal(head);
+    expect((await s.api('POST', resources, { data: { title: 'other' }, external_id: 'sku-2' })).status).to.equal(201);
   });
 });

@@ -14,6 +14,7 @@ import { chainHash } from '../audit/hash-chain.js';
 import { lastEventHash, migrateEventHashes, verifyEventHashes } from './event-hashes.js';
 import { fromPosition, openSqlite, toPosition, type SqliteDb } from './open.js';
 import { WalFile, type WalSync } from './wal-sync.js';
+import { checkpointInBackground } from './background-checkpoints.js';
 
 type Row = { position: number; id: string; stream: string; revision: number; type: string; data: string; metadata: string };
 
@@ -93,6 +94,7 @@ export class SqliteEventStore implements EventStore {
   /** ... and its readers see nothing from the first group that sync covered. */
   private failedFirst: number | null = null;
   private readonly wal: WalFile;
+  private readonly releaseCheckpoints: () => Promise<void>;
   private readonly walSync: WalSync;
   private readonly db: SqliteDb;
   private readonly appended = new EventEmitter();
@@ -110,6 +112,7 @@ export class SqliteEventStore implements EventStore {
     // Whatever an earlier process committed and did not sync is made durable before it is read.
     this.wal.syncNow();
     this.walSync = options.walSync ?? this.wal.sync;
+    this.releaseCheckpoints = checkpointInBackground(this.db, file);
     migrateEventHashes(this.db);
     this.lastHash = lastEventHash(this.db);
     this.appended.setMaxListeners(0);
@@ -329,6 +332,7 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     // Groups already committed are answered (or refused) by their sync before the file closes.
     await this.syncLoop;
+    await this.releaseCheckpoints();
     this.appended.emit('close');
     this.appended.removeAllListeners();
     if (this.db.open) this.db.close();

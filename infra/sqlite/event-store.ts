@@ -93,11 +93,19 @@ export class SqliteEventStore implements EventStore {
   private failure: unknown = null;
   /** ... and its readers see nothing from the first group that sync covered. */
   private failedFirst: number | null = null;
+  /** Set by `close`: appends still queued, or made later, are refused. */
+  private closing = false;
   private readonly wal: WalFile;
   private readonly releaseCheckpoints: () => Promise<void>;
   private readonly walSync: WalSync;
   private readonly db: SqliteDb;
   private readonly appended = new EventEmitter();
+  /**
+   * The last page of `$all` read for a subscriber, handed to the others that ask for the same
+   * page (the projections follow `$all` together): read and parsed once. Dropped when new events
+   * become readable (a sync) and on every poll (another process may have appended).
+   */
+  private lastPage: { readonly after: number; readonly bound: number; readonly events: readonly StoredEvent[] } | null = null;
   private readonly statements;
   /** The hash of the newest row (tamper evidence, docs/decisions/0071): re-read at open and after a failed append. */
   private lastHash: string;
@@ -160,7 +168,7 @@ export class SqliteEventStore implements EventStore {
     let outcomes: Outcome[];
     try {
       if (this.failure !== null) throw this.failure;
-      if (!this.db.open) throw new Error('the event store is closed');
+      if (this.closing || !this.db.open) throw new Error('the event store is closed');
       const one = this.db.transaction(this.appendTx);
       outcomes = this.db
         .transaction((appends: readonly Pending[]) =>
@@ -228,9 +236,20 @@ export class SqliteEventStore implements EventStore {
       }
       this.stats.syncs += 1;
       for (const group of covered) for (const answer of group.answers) answer();
+      this.lastPage = null;
       this.appended.emit('append');
     }
     this.syncLoop = null;
+  }
+
+  /** Up to CHUNK readable events after `after`; shared with other subscribers asking the same (read-only). */
+  private page(after: number): readonly StoredEvent[] {
+    const bound = this.readable;
+    const memo = this.lastPage;
+    if (memo && memo.after === after && memo.bound === bound) return memo.events;
+    const events = this.statements.all.all(after, bound, CHUNK).map(toStored);
+    this.lastPage = { after, bound, events };
+    return events;
   }
 
   /** The highest position readers of this process may see: below the first group not yet synced. */
@@ -298,12 +317,12 @@ export class SqliteEventStore implements EventStore {
           return;
         }
         pumping = true;
-        let rows: Row[];
+        let rows: readonly StoredEvent[];
         try {
-          rows = this.statements.all.all(last, this.readable, CHUNK);
-          for (const row of rows) {
-            last = row.position;
-            subscriber.next(toStored(row));
+          rows = this.page(last);
+          for (const event of rows) {
+            last = fromPosition(event.position);
+            subscriber.next(event);
           }
         } finally {
           pumping = false;
@@ -317,7 +336,10 @@ export class SqliteEventStore implements EventStore {
       const onClose = (): void => subscriber.complete();
       this.appended.on('append', onAppend);
       this.appended.on('close', onClose);
-      const timer = setInterval(pump, POLL_MS);
+      const timer = setInterval(() => {
+        this.lastPage = null;
+        pump();
+      }, POLL_MS);
       timer.unref();
       setImmediate(pump);
       return () => {
@@ -330,6 +352,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     // Groups already committed are answered (or refused) by their sync before the file closes.
     await this.syncLoop;
     await this.releaseCheckpoints();

@@ -48,6 +48,23 @@ setInterval(() => {
 
 type Message = { readonly removed?: number; readonly error?: string };
 
+/**
+ * The driver the thread loads: the same build as the service's connections, better-sqlite3's
+ * Node-API release (`better-sqlite3-napi`) on Node.js 22 and later where it is installed, else
+ * `better-sqlite3`.
+ */
+function driverPath(): string {
+  const require = createRequire(import.meta.url);
+  if (Number(process.versions.node.split('.')[0]) >= 22) {
+    try {
+      return require.resolve('better-sqlite3-napi');
+    } catch {
+      // not installed: the release every Node.js version can use
+    }
+  }
+  return require.resolve('better-sqlite3');
+}
+
 /** The one checkpoint thread of the process, started with the first file and stopped after the last. */
 class Checkpointer {
   private worker: Worker | null = null;
@@ -56,8 +73,7 @@ class Checkpointer {
   private readonly releases = new Map<number, () => void>();
 
   private start(): Worker {
-    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    const worker = new Worker(SCRIPT, { eval: true, workerData: { driver, intervalMs: INTERVAL_MS } });
+    const worker = new Worker(SCRIPT, { eval: true, workerData: { driver: driverPath(), intervalMs: INTERVAL_MS } });
     worker.unref();
     worker.on('message', (m: Message) => {
       if (m.removed !== undefined) this.releases.get(m.removed)?.();

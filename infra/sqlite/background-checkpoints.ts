@@ -65,10 +65,13 @@ function driverPath(): string {
   return require.resolve('better-sqlite3');
 }
 
-/** The one checkpoint thread of the process, started with the first file and stopped after the last. */
+/**
+ * The one checkpoint thread of the process, started with the first file. It stays (idle, and
+ * never keeping the process alive) when the last file is released: a store opened again, as
+ * tests and restarts in one process do, does not pay for a new thread.
+ */
 class Checkpointer {
   private worker: Worker | null = null;
-  private files = 0;
   private nextId = 0;
   private readonly releases = new Map<number, () => void>();
 
@@ -91,7 +94,6 @@ class Checkpointer {
   add(file: string): () => Promise<void> {
     this.worker ??= this.start();
     const worker = this.worker;
-    this.files++;
     const id = this.nextId++;
     worker.postMessage({ add: file, id });
     let released: Promise<void> | null = null;
@@ -109,11 +111,6 @@ class Checkpointer {
       });
       worker.postMessage({ remove: id });
     });
-    this.files--;
-    if (this.files === 0 && this.worker === worker) {
-      this.worker = null;
-      await worker.terminate();
-    }
   }
 }
 

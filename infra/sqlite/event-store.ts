@@ -218,28 +218,32 @@ export class SqliteEventStore implements EventStore {
    * not go on as if they had (docs/decisions/0190).
    */
   private async syncCommitted(): Promise<void> {
-    while (this.unsynced.length > 0) {
-      const covered = this.unsynced;
-      this.unsynced = [];
-      this.syncingFirst = covered[0]?.first ?? null;
-      try {
-        await this.walSync();
-      } catch (error) {
-        this.failure = error;
-        this.failedFirst = this.syncingFirst;
-        for (const group of [...covered, ...this.unsynced]) for (const refuse of group.refusals) refuse(error);
+    try {
+      while (this.unsynced.length > 0) {
+        const covered = this.unsynced;
         this.unsynced = [];
-        for (const p of this.pending.splice(0)) p.reject(error);
-        break;
-      } finally {
-        this.syncingFirst = null;
+        this.syncingFirst = covered[0]?.first ?? null;
+        try {
+          await this.walSync();
+        } catch (error) {
+          this.failure = error;
+          this.failedFirst = this.syncingFirst;
+          for (const group of [...covered, ...this.unsynced]) for (const refuse of group.refusals) refuse(error);
+          this.unsynced = [];
+          for (const p of this.pending.splice(0)) p.reject(error);
+          return;
+        } finally {
+          this.syncingFirst = null;
+        }
+        this.stats.syncs += 1;
+        for (const group of covered) for (const answer of group.answers) answer();
+        this.lastPage = null;
+        this.appended.emit('append');
       }
-      this.stats.syncs += 1;
-      for (const group of covered) for (const answer of group.answers) answer();
-      this.lastPage = null;
-      this.appended.emit('append');
+    } finally {
+      // Whatever happened, the next committed group starts a new loop.
+      this.syncLoop = null;
     }
-    this.syncLoop = null;
   }
 
   /** Up to CHUNK readable events after `after`; shared with other subscribers asking the same (read-only). */

@@ -2,8 +2,8 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { SqliteDb } from './open.js';
 
-/** How often the checkpoint thread looks for new WAL content. */
-const INTERVAL_MS = 200;
+/** How often the checkpoint thread looks for new WAL content (docs/decisions/0191). */
+const INTERVAL_MS = 1_000;
 /** How long closing a file waits for the checkpoint thread to let go of it. */
 const RELEASE_TIMEOUT_MS = 5_000;
 

@@ -22,6 +22,8 @@ type Cached = { readonly decider: unknown; readonly state: unknown; readonly rev
 const NO_STREAM = -1;
 const RETRIES = 5;
 const CACHE_SIZE = 10_000;
+/** How many least recently used states one eviction drops. */
+const EVICT_BATCH = CACHE_SIZE / 10;
 
 /**
  * Loads an aggregate, decides, appends with the revision it read, and retries a bounded
@@ -128,8 +130,13 @@ export class CommandBus {
     this.cache.delete(stream);
     this.cache.set(stream, entry);
     if (this.cache.size > CACHE_SIZE) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) this.cache.delete(oldest);
+      // The least recently used tenth at once: finding a Map's first key walks past the slots of
+      // every key deleted before it, so evicting one at a time cost microseconds per new stream.
+      let excess = this.cache.size - CACHE_SIZE + EVICT_BATCH;
+      for (const oldest of this.cache.keys()) {
+        if (excess-- <= 0) break;
+        this.cache.delete(oldest);
+      }
     }
   }
 }

@@ -1,5 +1,6 @@
 import type { Position, StoredEvent } from '../commands/ports.js';
 import type { DomainEvent } from '../domain/events.js';
+import { BatchDelivery } from './batch-delivery.js';
 import type { Embedder } from './embedder.js';
 import type { DeliveryDoc, SearchIndex } from './ports.js';
 import { removedFolders } from './delivery-removals.js';
@@ -65,7 +66,9 @@ export function deliveryTarget(index: SearchIndex, embedder: Embedder): Projecti
     name,
     checkpoint: () => index.checkpoint(name),
     async apply(events: readonly StoredEvent[], position: Position) {
-      await index.unitOfWork(name, position, async (tx) => {
+      await index.unitOfWork(name, position, async (indexTx) => {
+        // Each document read and written once per batch (docs/decisions/0194).
+        const tx = new BatchDelivery(indexTx);
         for (const stored of events) {
           for (const { env, folder } of removedFolders(asDomainEvent(stored))) await tx.removeFolder(env, folder);
           for (const change of deliveryChanges(asDomainEvent(stored))) {
@@ -76,6 +79,7 @@ export function deliveryTarget(index: SearchIndex, embedder: Embedder): Projecti
           }
           await applySearchStep(tx, asDomainEvent(stored), embedder);
         }
+        await tx.flush();
       });
     },
   };

@@ -1,6 +1,7 @@
 import type { Position, StoredEvent } from '../commands/ports.js';
 import type { DomainEvent } from '../domain/events.js';
 import type { Doc, Filter, ReadStore } from './ports.js';
+import { BatchDocuments } from './batch-documents.js';
 import type { ProjectionTarget } from './runner.js';
 
 /** One document a projection changes for an event; `apply` returns the new document, or null to delete it. */
@@ -45,7 +46,9 @@ export function readModelTarget(
     },
     checkpoint: () => store.checkpoint(name),
     async apply(events: readonly StoredEvent[], position: Position) {
-      await store.unitOfWork(name, position, async (tx) => {
+      await store.unitOfWork(name, position, async (storeTx) => {
+        // Each document read and written once per batch (docs/decisions/0194).
+        const tx = new BatchDocuments(storeTx);
         for (const stored of events) {
           const event = asDomainEvent(stored);
           for (const projection of projections) {
@@ -62,6 +65,7 @@ export function readModelTarget(
             }
           }
         }
+        await tx.flush();
       });
     },
   };

@@ -48,11 +48,34 @@ export function documented(validate: Validate, ...parts: readonly RequestPart[])
   for (const part of parts) registry.push({ ...part, ...source });
 }
 
+/** Whether a schema value holds a `default` keyword anywhere (a property named `default` counts too: the safe side). */
+const anyDefault = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && Object.entries(value).some(([key, inner]) => key === 'default' || anyDefault(inner));
+
+/** Whether a schema holds a `default` anywhere but on the root's own properties. */
+function hasNestedDefault(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null) return false;
+  const { properties, ...rest } = schema as { properties?: unknown };
+  if (anyDefault(rest)) return true;
+  if (typeof properties !== 'object' || properties === null) return false;
+  return Object.values(properties).some((property) => {
+    if (typeof property !== 'object' || property === null) return false;
+    const { default: _own, ...inner } = property as Record<string, unknown>;
+    return anyDefault(inner);
+  });
+}
+
+const plainObject = (input: unknown): input is Record<string, unknown> =>
+  typeof input === 'object' && input !== null && Object.getPrototypeOf(input) === Object.prototype;
+
 /** A validator that returns the typed input (with defaults) or throws 422 with `code`. */
 export function validator<T>(schema: JSONSchemaType<T> | Schema, code = 'validation_error'): (input: unknown) => T {
   const validate = ajv.compile<T>(schema as Schema);
+  // ajv writes defaults into what it validates: a copy, so the request keeps what was sent. When
+  // every default is a root property's, a copy of the root object is enough (the rest is only read).
+  const shallow = !hasNestedDefault(schema);
   const check = (input: unknown): T => {
-    const copy = input === undefined ? {} : structuredClone(input);
+    const copy = input === undefined ? {} : shallow && plainObject(input) ? { ...input } : structuredClone(input);
     if (validate(copy)) return copy;
     throw new DomainError(code, 'The request is invalid.', detailOf(validate.errors ?? []));
   };

@@ -1,3 +1,4 @@
+import { cpuPerCreate } from './cpu-time.js';
 import type { Target } from './load.js';
 import type { BenchContext, Scenario } from './scenario.js';
 import { resourceData } from './seed.js';
@@ -24,7 +25,7 @@ export const writes: Scenario = {
   name: 'writes',
   async run(ctx) {
     const n = ctx.options.writers;
-    const m = await ctx.measure(createTarget(ctx, `create wait=true (${n} writers)`, true), n);
+    const { result: m, perCreate } = await cpuPerCreate(ctx, () => ctx.measure(createTarget(ctx, `create wait=true (${n} writers)`, true), n));
     const late = m.statusCodes['202'] ?? 0;
     const created = m.statusCodes['201'] ?? 0;
     const rate = m.rps * (created / Math.max(m.requests, 1));
@@ -37,6 +38,11 @@ export const writes: Scenario = {
           target: '>= 3000/s',
           met: rate >= 3000,
           note: late > 0 ? `${late} answered 202 (read side later than the wait timeout)` : 'every create answered 201',
+        },
+        {
+          name: 'service CPU per create, wait=true',
+          value: perCreate ? `${perCreate.main.toFixed(3)} ms main thread, ${perCreate.process.toFixed(3)} ms process` : 'n/a',
+          note: perCreate ? `${perCreate.creates} creates, warm-up included; less moved by other load than the rate` : 'needs Linux /proc',
         },
       ],
     };

@@ -13,6 +13,8 @@ import {
 import { chainHash } from '../audit/hash-chain.js';
 import { lastEventHash, migrateEventHashes, verifyEventHashes } from './event-hashes.js';
 import { fromPosition, openSqlite, toPosition, type SqliteDb } from './open.js';
+import { WalFile, type WalSync } from './wal-sync.js';
+import { checkpointInBackground } from './background-checkpoints.js';
 
 type Row = { position: number; id: string; stream: string; revision: number; type: string; data: string; metadata: string };
 
@@ -44,6 +46,12 @@ type Pending = {
 
 type Outcome = { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly error: unknown };
 
+/** A committed group whose callers wait for the WAL sync: its positions run from `first`. */
+type Unsynced = { readonly first: number; readonly answers: readonly (() => void)[]; readonly refusals: readonly ((error: unknown) => void)[] };
+
+/** Higher than any position: nothing of this process waits for a sync. */
+const NO_BOUND = Number.MAX_SAFE_INTEGER;
+
 const toStored = (row: Row): StoredEvent => ({
   id: row.id,
   stream: row.stream,
@@ -66,24 +74,53 @@ function check(stream: string, expected: ExpectedRevision, current: number | nul
 
 /**
  * The embedded event store: one SQLite table. Appends made while the event loop is busy
- * are committed together (group commit): one durable transaction, each append inside it in
- * its own savepoint, checked against its own expected revision, so a refused one rolls back
- * alone. Every caller is answered only after the shared commit is on disk.
+ * are committed together (group commit): one transaction, each append inside it in its own
+ * savepoint, checked against its own expected revision, so a refused one rolls back alone.
+ * The write-ahead log is then synced off the event loop (docs/decisions/0190): every caller
+ * is answered, and every reader of `$all` in this process sees the events, only once the
+ * shared commit is on disk.
  */
 export class SqliteEventStore implements EventStore {
   /** Group commits and the appends they carried since opening (diagnostics and tests). */
-  readonly stats = { commits: 0, appends: 0 };
+  readonly stats = { commits: 0, appends: 0, syncs: 0 };
   private pending: Pending[] = [];
   private flushScheduled = false;
+  /** Committed groups waiting for the next WAL sync, and the ones the sync in flight covers. */
+  private unsynced: Unsynced[] = [];
+  private syncingFirst: number | null = null;
+  private syncLoop: Promise<void> | null = null;
+  /** Set when a WAL sync failed: the store refuses every later append (docs/decisions/0190) ... */
+  private failure: unknown = null;
+  /** ... and its readers see nothing from the first group that sync covered. */
+  private failedFirst: number | null = null;
+  /** Set by `close`: appends still queued, or made later, are refused. */
+  private closing = false;
+  private readonly wal: WalFile;
+  private readonly releaseCheckpoints: () => Promise<void>;
+  private readonly walSync: WalSync;
   private readonly db: SqliteDb;
   private readonly appended = new EventEmitter();
+  /**
+   * The last page of `$all` read for a subscriber, handed to the others that ask for the same
+   * page (the projections follow `$all` together): read and parsed once. Dropped when new events
+   * become readable (a sync) and on every poll (another process may have appended).
+   */
+  private lastPage: { readonly after: number; readonly bound: number; readonly events: readonly StoredEvent[] } | null = null;
   private readonly statements;
   /** The hash of the newest row (tamper evidence, docs/decisions/0071): re-read at open and after a failed append. */
   private lastHash: string;
 
-  constructor(file: string) {
+  /** `walSync` replaces the WAL sync (tests hold it back or make it fail). */
+  constructor(file: string, options: { readonly walSync?: WalSync } = {}) {
     this.db = openSqlite(file);
+    // Commits write the WAL without syncing it; `flush` syncs it before anyone hears of them.
+    this.db.pragma('synchronous = NORMAL');
     this.db.exec(SCHEMA);
+    this.wal = new WalFile(`${file}-wal`);
+    // Whatever an earlier process committed and did not sync is made durable before it is read.
+    this.wal.syncNow();
+    this.walSync = options.walSync ?? this.wal.sync;
+    this.releaseCheckpoints = checkpointInBackground(this.db, file);
     migrateEventHashes(this.db);
     this.lastHash = lastEventHash(this.db);
     this.appended.setMaxListeners(0);
@@ -92,8 +129,8 @@ export class SqliteEventStore implements EventStore {
       head: this.db.prepare<[string], { revision: number | null }>('SELECT MAX(revision) AS revision FROM events WHERE stream = ?'),
       insert: this.db.prepare('INSERT INTO events (id, stream, revision, type, data, metadata, hash) VALUES (?, ?, ?, ?, ?, ?, ?)'),
       stream: this.db.prepare<[string, number], Row>('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision'),
-      all: this.db.prepare<[number, number], Row>('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
-      last: this.db.prepare<[], { position: number | null }>('SELECT MAX(position) AS position FROM events'),
+      all: this.db.prepare<[number, number, number], Row>('SELECT * FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?'),
+      last: this.db.prepare<[number], { position: number | null }>('SELECT MAX(position) AS position FROM events WHERE position <= ?'),
     };
   }
 
@@ -121,7 +158,7 @@ export class SqliteEventStore implements EventStore {
    * Commits every pending append in one transaction. Each runs in its own savepoint (a
    * transaction function called inside another is one in better-sqlite3): a refused append
    * rolls back alone and the others go on. If the commit itself fails, none is stored and
-   * every caller gets that error.
+   * every caller gets that error. The stored ones are answered after the WAL sync.
    */
   private flush(): void {
     this.flushScheduled = false;
@@ -130,7 +167,8 @@ export class SqliteEventStore implements EventStore {
     if (group.length === 0) return;
     let outcomes: Outcome[];
     try {
-      if (!this.db.open) throw new Error('the event store is closed');
+      if (this.failure !== null) throw this.failure;
+      if (this.closing || !this.db.open) throw new Error('the event store is closed');
       const one = this.db.transaction(this.appendTx);
       outcomes = this.db
         .transaction((appends: readonly Pending[]) =>
@@ -153,12 +191,75 @@ export class SqliteEventStore implements EventStore {
     }
     this.stats.commits += 1;
     this.stats.appends += group.length;
+    const answers: (() => void)[] = [];
+    const refusals: ((error: unknown) => void)[] = [];
+    let first = NO_BOUND;
     group.forEach((p, i) => {
       const outcome = outcomes[i];
-      if (outcome?.ok) p.resolve(outcome.result);
-      else p.reject(outcome ? outcome.error : new Error('append lost from its group'));
+      if (!outcome?.ok) {
+        p.reject(outcome ? outcome.error : new Error('append lost from its group'));
+        return;
+      }
+      const { result } = outcome;
+      first = Math.min(first, fromPosition(result.position) - p.events.length + 1);
+      answers.push(() => p.resolve(result));
+      refusals.push(p.reject);
     });
-    if (outcomes.some((o) => o.ok)) this.appended.emit('append');
+    if (answers.length === 0) return;
+    this.unsynced.push({ first, answers, refusals });
+    this.syncLoop ??= this.syncCommitted();
+  }
+
+  /**
+   * Syncs the WAL while groups wait for it: each sync covers every group committed before it
+   * started, whose callers are then answered and whose events `$all` readers get. Groups
+   * committed meanwhile share the next sync. A failed sync refuses its groups' callers and
+   * every later append: whether those events reached the disk is unknown, so the process must
+   * not go on as if they had (docs/decisions/0190).
+   */
+  private async syncCommitted(): Promise<void> {
+    try {
+      while (this.unsynced.length > 0) {
+        const covered = this.unsynced;
+        this.unsynced = [];
+        this.syncingFirst = covered[0]?.first ?? null;
+        try {
+          await this.walSync();
+        } catch (error) {
+          this.failure = error;
+          this.failedFirst = this.syncingFirst;
+          for (const group of [...covered, ...this.unsynced]) for (const refuse of group.refusals) refuse(error);
+          this.unsynced = [];
+          for (const p of this.pending.splice(0)) p.reject(error);
+          return;
+        } finally {
+          this.syncingFirst = null;
+        }
+        this.stats.syncs += 1;
+        for (const group of covered) for (const answer of group.answers) answer();
+        this.lastPage = null;
+        this.appended.emit('append');
+      }
+    } finally {
+      // Whatever happened, the next committed group starts a new loop.
+      this.syncLoop = null;
+    }
+  }
+
+  /** Up to CHUNK readable events after `after`; shared with other subscribers asking the same (read-only). */
+  private page(after: number): readonly StoredEvent[] {
+    const bound = this.readable;
+    const memo = this.lastPage;
+    if (memo && memo.after === after && memo.bound === bound) return memo.events;
+    const events = this.statements.all.all(after, bound, CHUNK).map(toStored);
+    this.lastPage = { after, bound, events };
+    return events;
+  }
+
+  /** The highest position readers of this process may see: below the first group not yet synced. */
+  private get readable(): number {
+    const first = this.failedFirst ?? this.syncingFirst ?? this.unsynced[0]?.first;
+    return first === undefined ? NO_BOUND : first - 1;
   }
 
   private scheduleFlush(): void {
@@ -179,6 +280,7 @@ export class SqliteEventStore implements EventStore {
 
   /** Queued for the next group commit, which runs once the event loop has handled what is ready now. */
   appendToStream(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (this.failure !== null) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.pending.push({ stream, events, expected, resolve, reject });
       this.scheduleFlush();
@@ -194,11 +296,11 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll(after: Position, limit: number): Promise<StoredEvent[]> {
-    return this.statements.all.all(fromPosition(after), limit).map(toStored);
+    return this.statements.all.all(fromPosition(after), this.readable, limit).map(toStored);
   }
 
   async headPosition(): Promise<Position> {
-    const last = this.statements.last.get()?.position;
+    const last = this.statements.last.get(this.readable)?.position;
     return last ? toPosition(last) : '';
   }
 
@@ -219,12 +321,12 @@ export class SqliteEventStore implements EventStore {
           return;
         }
         pumping = true;
-        let rows: Row[];
+        let rows: readonly StoredEvent[];
         try {
-          rows = this.statements.all.all(last, CHUNK);
-          for (const row of rows) {
-            last = row.position;
-            subscriber.next(toStored(row));
+          rows = this.page(last);
+          for (const event of rows) {
+            last = fromPosition(event.position);
+            subscriber.next(event);
           }
         } finally {
           pumping = false;
@@ -238,7 +340,10 @@ export class SqliteEventStore implements EventStore {
       const onClose = (): void => subscriber.complete();
       this.appended.on('append', onAppend);
       this.appended.on('close', onClose);
-      const timer = setInterval(pump, POLL_MS);
+      const timer = setInterval(() => {
+        this.lastPage = null;
+        pump();
+      }, POLL_MS);
       timer.unref();
       setImmediate(pump);
       return () => {
@@ -251,8 +356,13 @@ export class SqliteEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
+    // Groups already committed are answered (or refused) by their sync before the file closes.
+    await this.syncLoop;
+    await this.releaseCheckpoints();
     this.appended.emit('close');
     this.appended.removeAllListeners();
     if (this.db.open) this.db.close();
+    this.wal.close();
   }
 }

@@ -2,6 +2,7 @@ import type { Position } from '../../commands/ports.js';
 import type { Doc, Filter, FindOptions, ReadCollection, ReadStore, ReadStoreTx } from '../../projections/ports.js';
 import { fieldExpr, orderSql, whereSql, type SqlParam } from './filter-sql.js';
 import { openSqlite, type SqliteDb } from './open.js';
+import { checkpointInBackground } from './background-checkpoints.js';
 import { prepared } from './statement-cache.js';
 import { Mutex } from '../mutex.js';
 import type { BufferedWrites } from '../rebuild/buffered-writes.js';
@@ -79,6 +80,8 @@ class SqliteCollection<T extends Doc> implements ReadCollection<T> {
 export class SqliteReadStore implements ReadStore {
   private readonly writer: SqliteDb;
   private readonly reader: SqliteDb;
+  /** Ends the background checkpoints of this file (docs/decisions/0191); awaited before closing. */
+  private readonly releaseCheckpoints: () => Promise<void>;
   private readonly created = new Set<string>();
   private readonly mutex = new Mutex();
 
@@ -96,6 +99,7 @@ export class SqliteReadStore implements ReadStore {
     this.reader = openSqlite(file);
     // Rebuilt from the event store: commits need no sync of their own (docs/decisions/0101).
     for (const db of [this.writer, this.reader]) db.pragma('synchronous = NORMAL');
+    this.releaseCheckpoints = checkpointInBackground(this.writer, file);
   }
 
   private table(name: string): string {
@@ -159,6 +163,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async close(): Promise<void> {
+    await this.releaseCheckpoints();
     await this.mutex.run(async () => {
       if (this.reader.open) this.reader.close();
       if (this.writer.open) this.writer.close();

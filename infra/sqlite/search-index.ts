@@ -7,6 +7,7 @@ import { Mutex } from '../mutex.js';
 import type { Scored, SearchEntries, TextQuery, VectorQuery } from '../../projections/search-ports.js';
 import { activeFields, type SearchField } from '../../projections/search-fields.js';
 import { openSqlite, type SqliteDb } from './open.js';
+import { checkpointInBackground } from './background-checkpoints.js';
 import { SEARCH_SCHEMA, SqliteSearchTables } from './search-tables.js';
 import type { Statement } from './driver.js';
 
@@ -135,6 +136,8 @@ const LOWEST: CursorKey = { created_at: '', key: '' };
 export class SqliteSearchIndex implements SearchIndex {
   private readonly writer: SqliteDb;
   private readonly reader: SqliteDb;
+  /** Ends the background checkpoints of this file (docs/decisions/0191); awaited before closing. */
+  private readonly releaseCheckpoints: () => Promise<void>;
   private readonly w: Statements;
   private readonly r: Statements;
   private readonly mutex = new Mutex();
@@ -151,6 +154,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.r = statements(this.reader);
     this.searchWriter = new SqliteSearchTables(this.writer);
     this.searchReader = new SqliteSearchTables(this.reader);
+    this.releaseCheckpoints = checkpointInBackground(this.writer, file);
   }
 
   async searchText(env: string, folder: string, query: TextQuery): Promise<Scored[]> {
@@ -261,6 +265,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async close(): Promise<void> {
+    await this.releaseCheckpoints();
     await this.mutex.run(async () => {
       if (this.reader.open) this.reader.close();
       if (this.writer.open) this.writer.close();

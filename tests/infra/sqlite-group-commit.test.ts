@@ -20,7 +20,7 @@ describe('SQLite event store: group commit', () => {
 
   it('commits 50 concurrent appends to different streams in one transaction, each with its own position', async () => {
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => store.appendToStream(`s-${i}`, [event('A', { i })], 'no_stream')));
-    expect(store.stats).to.deep.equal({ commits: 1, appends: 50 });
+    expect(store.stats).to.deep.equal({ commits: 1, appends: 50, syncs: 1 });
     const positions = results.map((r) => r.position);
     expect(new Set(positions).size).to.equal(50);
     expect([...positions].sort()).to.deep.equal(positions);

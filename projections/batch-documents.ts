@@ -1,0 +1,89 @@
+import type { Doc, Filter, FindOptions, ReadCollection, ReadStoreTx } from './ports.js';
+
+type Entry = { doc: Doc | null; dirty: boolean };
+
+/**
+ * The documents one projection batch touches, kept in memory for the batch: each is read from
+ * the store once and written once, when the batch ends (`flush`), however many of its events
+ * change it (docs/decisions/0194). A resource create changes its resource document and its
+ * environment's usage counters several times; the store sees one write of each. Queries and
+ * bulk deletions write what is pending first, so they see the batch as it is.
+ */
+export class BatchDocuments implements ReadStoreTx {
+  private readonly entries = new Map<string, Map<string, Entry>>();
+
+  constructor(private readonly tx: ReadStoreTx) {}
+
+  collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
+    return new BatchCollection<T>(this, name, this.tx.collection<T>(name));
+  }
+
+  /** The batch's entries of one collection. */
+  of(name: string): Map<string, Entry> {
+    let entries = this.entries.get(name);
+    if (!entries) {
+      entries = new Map();
+      this.entries.set(name, entries);
+    }
+    return entries;
+  }
+
+  /** Forgets a collection's entries (after a bulk deletion the store is the truth again). */
+  forget(name: string): void {
+    this.entries.delete(name);
+  }
+
+  /** Writes every changed document to the store. */
+  async flush(): Promise<void> {
+    for (const [name, entries] of this.entries) {
+      const target = this.tx.collection(name);
+      for (const [id, entry] of entries) {
+        if (!entry.dirty) continue;
+        entry.dirty = false;
+        if (entry.doc === null) await target.delete(id);
+        else await target.upsert(entry.doc);
+      }
+    }
+  }
+}
+
+class BatchCollection<T extends Doc> implements ReadCollection<T> {
+  constructor(
+    private readonly batch: BatchDocuments,
+    private readonly name: string,
+    private readonly store: ReadCollection<T>,
+  ) {}
+
+  async get(id: string): Promise<T | null> {
+    const entries = this.batch.of(this.name);
+    const known = entries.get(id);
+    if (known) return known.doc as T | null;
+    const doc = await this.store.get(id);
+    entries.set(id, { doc, dirty: false });
+    return doc;
+  }
+
+  async upsert(doc: T): Promise<void> {
+    this.batch.of(this.name).set(doc._id, { doc, dirty: true });
+  }
+
+  async delete(id: string): Promise<void> {
+    this.batch.of(this.name).set(id, { doc: null, dirty: true });
+  }
+
+  async find(filter?: Filter, options?: FindOptions): Promise<T[]> {
+    await this.batch.flush();
+    return this.store.find(filter, options);
+  }
+
+  async count(filter?: Filter): Promise<number> {
+    await this.batch.flush();
+    return this.store.count(filter);
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    await this.batch.flush();
+    this.batch.forget(this.name);
+    return this.store.deleteMany(filter);
+  }
+}

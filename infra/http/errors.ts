@@ -41,6 +41,8 @@ export const statusOf = (code: string): number => STATUS[code] ?? 422;
 function parserError(error: { type?: unknown; status?: unknown }): DomainError | null {
   if (error.type === 'entity.too.large') return new DomainError('json_size_exceeded', 'The request body is too large.');
   if (error.type === 'entity.parse.failed') return new DomainError('validation_error', 'The request body is not valid JSON.');
+  // The router's decoding of a path parameter (`%ZZ`): the path is at fault, not the body.
+  if (error instanceof URIError) return new DomainError('validation_error', 'The request path is not valid percent-encoding.');
   if (typeof error.status === 'number' && error.status >= 400 && error.status < 500) {
     return new DomainError('validation_error', 'The request body cannot be read.');
   }

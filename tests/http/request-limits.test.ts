@@ -29,6 +29,15 @@ describe('HTTP: request limits', function () {
   const draft = (data: string) =>
     s.api('POST', v1(s, `/collections/${folder}/resources/`), `{"data":${data},"mode":"draft","validate_data":false}`);
 
+  it('refuses a path that is not valid percent-encoding with 422 validation_error naming the path, on both interfaces', async () => {
+    for (const url of [`${s.base}${v1(s, '/collections/%ZZ/resources/')}`, `${s.service.urls.delivery}/${s.env}/site/articles/%ZZ/`]) {
+      const r = await s.get(url, { authorization: `Bearer ${s.token}` });
+      expect(r.status, url).to.equal(422);
+      expect(r.body.error_code, url).to.equal('validation_error');
+      expect(r.body.message, url).to.match(/^The request path is not valid percent-encoding\./);
+    }
+  });
+
   it('refuses bodies nested deeper than the limit with 422 validation_error, writing nothing', async () => {
     for (const levels of [MAX_BODY_DEPTH, 1_000, 5_000]) {
       const reply = await draft(nested(levels));

@@ -2,13 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse } from 'node:querystring';
 import type { TLSSocket } from 'node:tls';
 import type { SearchIndex } from '../../projections/ports.js';
-import { notModified, servedAnswer, SURROGATE_KEY } from '../../read-api/delivery/caching.js';
-import { corsHeaders } from '../../read-api/delivery/cors.js';
+import { servedAnswer } from '../../read-api/delivery/caching.js';
 import { listAnswer } from '../../read-api/delivery/list.js';
 import type { DeliveryApi, DeliveryRouting } from '../../read-api/delivery/routing.js';
 import type { Match } from '../../read-api/delivery/scope.js';
 import { rememberServed } from '../../read-api/delivery/served-cache.js';
 import type { ServedObserver } from '../observability/served-answers.js';
+import { servedHeaders, writeServed } from './served-write.js';
 
 export type FrontListDeps = {
   readonly index: SearchIndex;
@@ -50,18 +50,7 @@ export function frontList({ index, routing, security, observer }: FrontListDeps)
       .then(({ body, keys }) => {
         const { answer, keys: surrogateKeys } = servedAnswer(body, keys);
         rememberServed(req, answer, surrogateKeys);
-        const headers: (string | number)[] = [...security, 'etag', answer.etag, SURROGATE_KEY, answer.surrogateKeys];
-        const origin = req.headers.origin;
-        if (origin) headers.push(...Object.entries(corsHeaders(api, origin)).flat());
-        const id = observer?.idOf(req);
-        if (id !== undefined) headers.push('x-request-id', id);
-        const status = notModified(req.headers['if-none-match'], answer.etag) ? 304 : 200;
-        if (status === 304) res.writeHead(304, headers).end();
-        else {
-          headers.push('content-type', 'application/json; charset=utf-8', 'content-length', answer.body.length);
-          res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : answer.body);
-        }
-        if (id !== undefined) observer!.answered(req, id, at < 0 ? url : url.slice(0, at), status, started);
+        writeServed(req, res, api, answer, servedHeaders(security, answer), observer, started);
       })
       .catch((error: unknown) => {
         if (!res.headersSent) fallback();

@@ -1,7 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import helmet from 'helmet';
-import { notModified, SURROGATE_KEY } from '../../read-api/delivery/caching.js';
-import { corsHeaders } from '../../read-api/delivery/cors.js';
 import { resolve } from '../../read-api/delivery/router.js';
 import type { DeliveryApi, DeliveryRouting } from '../../read-api/delivery/routing.js';
 import type { ServedCache, ServedEntry } from '../../read-api/delivery/served-cache.js';
@@ -11,6 +9,7 @@ import { FORWARD_HEADER, type DeliveryAuth } from '../../read-api/delivery/auth.
 import type { ServedObserver } from '../observability/served-answers.js';
 import type { SearchIndex } from '../../projections/ports.js';
 import { frontList } from './delivery-front-list.js';
+import { servedHeaders, writeServed, type ServedHeaders } from './served-write.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -56,14 +55,10 @@ export function deliveryFront({ app, routing, cache, auth, status, observer, ind
   const security = Object.entries(securityHeaders()).flat() as string[];
   const list = index ? frontList({ index, routing, security, observer }) : null;
   /** The headers of a remembered answer but CORS, built on its first use. */
-  const prepared = new WeakMap<ServedEntry, { readonly ok: (string | number)[]; readonly notModified: string[] }>();
-  const headersOf = (entry: ServedEntry) => {
+  const prepared = new WeakMap<ServedEntry, ServedHeaders>();
+  const headersOf = (entry: ServedEntry): ServedHeaders => {
     let headers = prepared.get(entry);
-    if (!headers) {
-      const common = [...security, 'etag', entry.etag, SURROGATE_KEY, entry.surrogateKeys];
-      headers = { notModified: common, ok: [...common, 'content-type', 'application/json; charset=utf-8', 'content-length', entry.body.length] };
-      prepared.set(entry, headers);
-    }
+    if (!headers) prepared.set(entry, (headers = servedHeaders(security, entry)));
     return headers;
   };
 
@@ -76,19 +71,7 @@ export function deliveryFront({ app, routing, cache, auth, status, observer, ind
     const api = routing.api(entry.env, entry.prefix);
     if (!api || !served(entry.env)) return app(req, res); // the express app answers the refusal
     if (!allowed(req, entry.env, api, entry.folder)) return app(req, res);
-    const started = process.hrtime.bigint();
-    const origin = req.headers.origin;
-    const extra = origin ? Object.entries(corsHeaders(api, origin)).flat() : [];
-    const id = observer?.idOf(req);
-    if (id !== undefined) extra.push('x-request-id', id);
-    const { ok, notModified: unchanged } = headersOf(entry);
-    const status = notModified(req.headers['if-none-match'], entry.etag) ? 304 : 200;
-    if (status === 304) res.writeHead(304, extra.length ? [...unchanged, ...extra] : unchanged).end();
-    else res.writeHead(200, extra.length ? [...ok, ...extra] : ok).end(req.method === 'HEAD' ? undefined : entry.body);
-    if (id !== undefined) {
-      const query = url.indexOf('?');
-      observer!.answered(req, id, query < 0 ? url : url.slice(0, query), status, started);
-    }
+    writeServed(req, res, api, entry, headersOf(entry), observer, process.hrtime.bigint());
   };
 
   /** Whether the reader may read the collection: anonymous on a public API, or a Simple or Bearer key known to be allowed. */

@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { DRIVER_PATH } from './driver.js';
 import type { SqliteDb } from './open.js';
 
 /** How often the checkpoint thread looks for new WAL content (docs/decisions/0191). */
@@ -49,23 +49,6 @@ setInterval(() => {
 type Message = { readonly removed?: number; readonly error?: string };
 
 /**
- * The driver the thread loads: the same build as the service's connections, better-sqlite3's
- * Node-API release (`better-sqlite3-napi`) on Node.js 22 and later where it is installed, else
- * `better-sqlite3`.
- */
-function driverPath(): string {
-  const require = createRequire(import.meta.url);
-  if (Number(process.versions.node.split('.')[0]) >= 22) {
-    try {
-      return require.resolve('better-sqlite3-napi');
-    } catch {
-      // not installed: the release every Node.js version can use
-    }
-  }
-  return require.resolve('better-sqlite3');
-}
-
-/**
  * The one checkpoint thread of the process, started with the first file. It stays (idle, and
  * never keeping the process alive) when the last file is released: a store opened again, as
  * tests and restarts in one process do, does not pay for a new thread.
@@ -76,7 +59,7 @@ class Checkpointer {
   private readonly releases = new Map<number, () => void>();
 
   private start(): Worker {
-    const worker = new Worker(SCRIPT, { eval: true, workerData: { driver: driverPath(), intervalMs: INTERVAL_MS } });
+    const worker = new Worker(SCRIPT, { eval: true, workerData: { driver: DRIVER_PATH, intervalMs: INTERVAL_MS } });
     worker.unref();
     worker.on('message', (m: Message) => {
       if (m.removed !== undefined) this.releases.get(m.removed)?.();

@@ -13,15 +13,23 @@ export const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
  * release 12, compiled from source at install, on Node 20, which release 13 does not support.
  * npm installs release 13 as an optional dependency only where its engines allow it.
  */
-function load(): { readonly Database: typeof BetterSqlite3; readonly release: string } {
-  if (NODE_MAJOR >= 22) {
-    try {
-      return { Database: require('better-sqlite3-napi') as typeof BetterSqlite3, release: (require('better-sqlite3-napi/package.json') as { version: string }).version };
-    } catch {
-      // not installed (an install made on another Node.js): release 12 below
-    }
+function load(): { readonly Database: typeof BetterSqlite3; readonly release: string; readonly path: string } {
+  const name = NODE_MAJOR >= 22 && installed('better-sqlite3-napi') ? 'better-sqlite3-napi' : 'better-sqlite3';
+  return {
+    Database: require(name) as typeof BetterSqlite3,
+    release: (require(`${name}/package.json`) as { version: string }).version,
+    path: require.resolve(name),
+  };
+}
+
+/** Whether npm installed the package (release 13 is skipped where its engines exclude this Node.js). */
+function installed(name: string): boolean {
+  try {
+    require.resolve(name);
+    return true;
+  } catch {
+    return false;
   }
-  return { Database: require('better-sqlite3') as typeof BetterSqlite3, release: (require('better-sqlite3/package.json') as { version: string }).version };
 }
 
 const driver = load();
@@ -30,5 +38,7 @@ const driver = load();
 export const Database = driver.Database;
 /** The version of the chosen build, for logs and tests. */
 export const DRIVER_RELEASE = driver.release;
+/** The chosen build's entry file, for a worker thread that loads the same build. */
+export const DRIVER_PATH = driver.path;
 export type SqliteDatabase = BetterSqlite3.Database;
 export type { Statement } from 'better-sqlite3';

@@ -1,6 +1,7 @@
 import { closeSync, fsyncSync, openSync } from 'node:fs';
 import type { Position } from '../../commands/ports.js';
 import type { DeliveryDoc } from '../../projections/ports.js';
+import { DATA_VALUE } from './docs-format.js';
 import { openSqlite } from './open.js';
 import { textOf } from './search-index.js';
 
@@ -12,8 +13,9 @@ const LATE_INDEX = 'docs_by_created';
  * that SqliteSearchIndex created (its schema, no rows) and nobody else has open. The file is
  * thrown away if the rebuild fails, so it is written without a journal and without syncs;
  * row ids are assigned here, so each row costs a plain insert into `docs` and one into the
- * full-text table, and the `(created_at, key)` index is built once at the end. The file is
- * left in WAL mode, synced, as the service opens it.
+ * full-text table, and the `(created_at, key)` index is built once at the end. Payloads are
+ * stored as SQLiteSearchIndex stores them (JSONB, docs-format.ts). The file is left in WAL mode,
+ * synced, as the service opens it.
  */
 export function bulkLoadDelivery(file: string, docs: Iterable<DeliveryDoc>, positions: ReadonlyMap<string, Position>): void {
   const db = openSqlite(file);
@@ -23,7 +25,7 @@ export function bulkLoadDelivery(file: string, docs: Iterable<DeliveryDoc>, posi
     db.pragma('cache_size = -65536');
     const index = db.prepare<[string], { sql: string }>(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?`).get(LATE_INDEX);
     const insert = db.prepare<[number, string, string, string, string, string, string | null, string | null]>(
-      'INSERT INTO docs (rowid, env, folder, key, created_at, updated_at, owner, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      `INSERT INTO docs (rowid, env, folder, key, created_at, updated_at, owner, data) VALUES (?, ?, ?, ?, ?, ?, ?, ${DATA_VALUE})`,
     );
     const text = db.prepare<[number, string]>('INSERT INTO docs_fts (rowid, text) VALUES (?, ?)');
     const save = db.prepare<[string, string]>(

@@ -1,8 +1,9 @@
 import type { Condition, FieldRef, JoinFilter, QueryCursor, QueryScalar, SortKey, WhereNode } from '../../projections/delivery-query.js';
 import { fold } from '../../projections/delivery-query-eval.js';
+import { DOC_COLUMNS } from './docs-format.js';
 
 /**
- * Translates the delivery query AST to SQL over the `docs` table (its JSON `data` column),
+ * Translates the delivery query AST to SQL over the `docs` table (its JSONB `data` column, 0210),
  * with the semantics of projections/delivery-query-eval.ts: typed comparisons through
  * `json_type`, `fold()` (registered per connection) for the case-insensitive operators.
  */
@@ -200,6 +201,6 @@ export function pageSql(args: {
   const keys = orderings(args.sort, args.backward);
   if (args.cursor) clauses.push(keyset(b, keys, args.cursor, args.sort.every((s) => s.field.scope === 'sys')));
   const order = keys.map((k) => `${k.expr} ${k.descending ? 'DESC' : 'ASC'}`).join(', ');
-  const sql = `SELECT docs.* FROM docs WHERE ${clauses.join(' AND ')} ORDER BY ${order} LIMIT ${b.p(args.limit + 1)}`;
+  const sql = `SELECT ${DOC_COLUMNS} FROM docs WHERE ${clauses.join(' AND ')} ORDER BY ${order} LIMIT ${b.p(args.limit + 1)}`;
   return { sql, params: b.params };
 }

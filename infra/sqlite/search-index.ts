@@ -10,6 +10,7 @@ import { openSqlite, type SqliteDb } from './open.js';
 import { checkpointInBackground } from './background-checkpoints.js';
 import { SEARCH_SCHEMA, SqliteSearchTables } from './search-tables.js';
 import type { Statement } from './driver.js';
+import { DATA_VALUE, DOC_COLUMNS, migrateDocsFormat } from './docs-format.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS docs (
@@ -20,7 +21,7 @@ CREATE TABLE IF NOT EXISTS docs (
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL,
   owner TEXT,
-  data TEXT,
+  data BLOB,
   UNIQUE (env, folder, key)
 );
 CREATE INDEX IF NOT EXISTS docs_by_created ON docs (env, folder, created_at, key);
@@ -50,9 +51,9 @@ export function textOf(value: unknown): string {
 
 function statements(db: SqliteDb) {
   return {
-    get: db.prepare<[string, string, string], Row>('SELECT * FROM docs WHERE env = ? AND folder = ? AND key = ?'),
+    get: db.prepare<[string, string, string], Row>(`SELECT ${DOC_COLUMNS} FROM docs WHERE env = ? AND folder = ? AND key = ?`),
     upsert: db.prepare<[string, string, string, string, string, string | null, string | null], { rowid: number }>(
-      `INSERT INTO docs (env, folder, key, created_at, updated_at, owner, data) VALUES (?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO docs (env, folder, key, created_at, updated_at, owner, data) VALUES (?, ?, ?, ?, ?, ?, ${DATA_VALUE})
        ON CONFLICT (env, folder, key) DO UPDATE SET created_at = excluded.created_at, updated_at = excluded.updated_at,
          owner = excluded.owner, data = excluded.data
        RETURNING rowid`,
@@ -62,11 +63,11 @@ function statements(db: SqliteDb) {
     ftsDelete: db.prepare<[number]>('DELETE FROM docs_fts WHERE rowid = ?'),
     ftsInsert: db.prepare<[number, string]>('INSERT INTO docs_fts (rowid, text) VALUES (?, ?)'),
     forward: db.prepare<[string, string, string, string, number], Row>(
-      `SELECT * FROM docs WHERE env = ? AND folder = ? AND data IS NOT NULL AND (created_at, key) > (?, ?)
+      `SELECT ${DOC_COLUMNS} FROM docs WHERE env = ? AND folder = ? AND data IS NOT NULL AND (created_at, key) > (?, ?)
        ORDER BY created_at, key LIMIT ?`,
     ),
     backward: db.prepare<[string, string, string, string, number], Row>(
-      `SELECT * FROM docs WHERE env = ? AND folder = ? AND data IS NOT NULL AND (created_at, key) < (?, ?)
+      `SELECT ${DOC_COLUMNS} FROM docs WHERE env = ? AND folder = ? AND data IS NOT NULL AND (created_at, key) < (?, ?)
        ORDER BY created_at DESC, key DESC LIMIT ?`,
     ),
     checkpoint: db.prepare<[string], { position: string }>('SELECT position FROM checkpoints WHERE consumer = ?'),
@@ -148,6 +149,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.writer = openSqlite(file, { vectors: true, derived: true });
     this.writer.exec(SCHEMA);
     this.writer.exec(SEARCH_SCHEMA);
+    migrateDocsFormat(this.writer);
     this.reader = openSqlite(file, { vectors: true });
     this.reader.function('fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? fold(value) : value));
     this.w = statements(this.writer);
@@ -169,7 +171,7 @@ export class SqliteSearchIndex implements SearchIndex {
     const docs: DeliveryDoc[] = [];
     for (let at = 0; at < keys.length; at += 500) {
       const chunk = keys.slice(at, at + 500);
-      const sql = `SELECT * FROM docs WHERE env = ? AND folder = ? AND data IS NOT NULL AND key IN (${chunk.map(() => '?').join(', ')})`;
+      const sql = `SELECT ${DOC_COLUMNS} FROM docs WHERE env = ? AND folder = ? AND data IS NOT NULL AND key IN (${chunk.map(() => '?').join(', ')})`;
       docs.push(...this.prepared(sql).all(env, folder, ...chunk).map(toDoc));
     }
     return docs;
@@ -239,7 +241,7 @@ export class SqliteSearchIndex implements SearchIndex {
     if (owners.length === 0) return { items: [], hasMore: false };
     const backward = page.before !== undefined;
     const from = page.before ?? page.after ?? LOWEST;
-    const sql = `SELECT * FROM docs WHERE env = ? AND folder = ? AND data IS NOT NULL AND owner IN (${owners.map(() => '?').join(', ')})
+    const sql = `SELECT ${DOC_COLUMNS} FROM docs WHERE env = ? AND folder = ? AND data IS NOT NULL AND owner IN (${owners.map(() => '?').join(', ')})
       AND (created_at, key) ${backward ? '<' : '>'} (?, ?) ORDER BY created_at ${backward ? 'DESC' : 'ASC'}, key ${backward ? 'DESC' : 'ASC'} LIMIT ?`;
     const rows = this.reader.prepare<unknown[], Row>(sql).all(env, folder, ...owners, from.created_at, from.key, limit + 1);
     const items = rows.slice(0, limit).map(toDoc);

@@ -6,6 +6,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Cleanup } from './cleanup.js';
 import { markSeeded, startCorpusService } from './corpus.js';
+import { cpuSeconds } from './cpu-time.js';
+import { effectiveSort } from '../../projections/delivery-query.js';
+import { encodeCursor } from '../../read-api/delivery/query/cursor.js';
 import { call, expect } from './http.js';
 import { Latency } from './latency.js';
 import type { Measurement, Target } from './load.js';
@@ -22,6 +25,8 @@ export type SearchBenchOptions = {
   readonly seedConcurrency: number;
   /** BENCH_DATA_DIR: where the corpus is seeded once and reused by later runs; null: a temporary directory. */
   readonly dataDir: string | null;
+  /** BENCH_SEARCH_LISTS_ONLY=1: only the two list rates (for alternating runs of the list read path). */
+  readonly listsOnly: boolean;
 };
 
 /** BENCH_SEARCH_RESOURCES turns the scenario on (it is off by default: seeding 100,000 resources takes minutes). */
@@ -31,7 +36,8 @@ export function searchBenchOptions(env: NodeJS.ProcessEnv = process.env): Search
   const resources = Number(raw);
   if (!Number.isInteger(resources) || resources < 1 || resources > 1_000_000) throw new Error(`BENCH_SEARCH_RESOURCES must be an integer from 1 to 1000000, got ${raw}`);
   const seconds = Number(env.BENCH_SECONDS || 10);
-  return { resources, seconds, maxRequests: 5_000, seedConcurrency: 32, dataDir: env.BENCH_DATA_DIR ? resolve(env.BENCH_DATA_DIR) : null };
+  const listsOnly = env.BENCH_SEARCH_LISTS_ONLY === '1';
+  return { resources, seconds, maxRequests: 5_000, seedConcurrency: 32, dataDir: env.BENCH_DATA_DIR ? resolve(env.BENCH_DATA_DIR) : null, listsOnly };
 }
 
 /** A small deterministic generator (mulberry32), so every run searches the same corpus. */
@@ -135,6 +141,23 @@ export type SearchContext = {
 const LIST_FILTER = 'where__published__eq=true&where__views__gte=1000';
 
 /**
+ * A `next` cursor before every document (created_at "0") with a key of its own: each request of
+ * the unfiltered row is a new address (never a remembered answer) and still the collection's
+ * first page, the page the filtered row reads from.
+ */
+const firstPageCursor = (n: number): string => encodeCursor({ values: ['0'], key: String(n) }, effectiveSort({}));
+
+/** A rate and the service's CPU time per request over it (warm-up included: `sent` counts every request made). */
+async function measureWithCpu(ctx: SearchContext, pid: number | undefined, target: Target, sent: () => number): Promise<{ row: Row; cpu: number | null }> {
+  const before = pid === undefined ? null : await cpuSeconds(pid);
+  const count = sent();
+  const m = await ctx.measure(target);
+  const after = pid === undefined ? null : await cpuSeconds(pid);
+  const requests = sent() - count;
+  return { row: { m, baseline: ctx.listBaseline }, cpu: before && after && requests > 0 ? ((after.process - before.process) * 1e6) / requests : null };
+}
+
+/**
  * Runs the scenario: request rates of a filtered list with a new query each request and of
  * full-text `_search` with a new query each request (ratios to the bare server's list run),
  * full-text and hybrid latency one request at a time, and the service's resident memory.
@@ -163,8 +186,20 @@ export async function searchScenario(ctx: SearchContext, o: SearchBenchOptions):
   };
   let n = 0;
   const rows: Row[] = [];
+  const figures: Figure[] = [];
+  const pid = service.child.pid;
   const filtered: Target = { name: `${o.resources} resources: list limit=20 filtered, each query new`, origin, path: () => `${collectionPath}?limit=20&${LIST_FILTER}&where__views__lte=${1e12 + n++}` };
-  rows.push({ m: await ctx.measure(filtered), baseline: ctx.listBaseline });
+  const unfiltered: Target = { name: `${o.resources} resources: list limit=20 unfiltered, each query new`, origin, path: () => `${collectionPath}?limit=20&next=${firstPageCursor(n++)}` };
+  const cpu: { name: string; us: number | null }[] = [];
+  for (const target of [unfiltered, filtered]) {
+    const { row, cpu: us } = await measureWithCpu(ctx, pid, target, () => n);
+    rows.push(row);
+    cpu.push({ name: target.name, us });
+  }
+  for (const { name, us } of cpu) figures.push({ name: `${name}: service CPU per request`, value: us === null ? 'n/a' : `${us.toFixed(0)} µs`, note: 'user + system of the whole service process, warm-up included' });
+  const [plain, narrowed] = cpu.map((c) => c.us);
+  if (plain && narrowed) figures.push({ name: `${o.resources} resources: filtered / unfiltered list, CPU per request`, value: `${(narrowed / plain).toFixed(2)}x` });
+  if (o.listsOnly) return { rows, figures };
   let q = 0;
   const fullText: Target = {
     name: `${o.resources} resources: _search full text limit=10, each query new`,
@@ -185,13 +220,13 @@ export async function searchScenario(ctx: SearchContext, o: SearchBenchOptions):
 
   const latency = (m: { p50: number; p95: number; requests: number }) => `p50 ${m.p50.toFixed(2)} ms, p95 ${m.p95.toFixed(2)} ms`;
   const note = (m: { p50: number; requests: number }) => `${m.requests} requests one at a time; p50 ${(m.p50 / bare.p50).toFixed(1)}x bare http get-one`;
-  const figures: Figure[] = [
+  figures.push(
     { name: `bare http get-one, one at a time`, value: latency(bare), note: `${bare.requests} requests` },
     { name: `${o.resources} resources: _search full text (2 words)`, value: latency(text), note: note(text) },
     { name: `${o.resources} resources: _search hybrid (2 + 4 words)`, value: latency(hybrid), target: 'p95 < 25 ms', met: hybrid.p95 < 25, note: note(hybrid) },
     memory
       ? { name: `${o.resources} resources: search service RSS`, value: `${memory.rss.toFixed(0)} MB (peak ${memory.peak.toFixed(0)} MB)`, target: '< 400 MB', met: memory.peak < 400 }
       : { name: 'search service RSS', value: 'n/a', note: 'needs Linux /proc' },
-  ];
+  );
   return { rows, figures };
 }

@@ -31,4 +31,7 @@ export function migrateDocsFormat(db: SqliteDb): void {
     if (db.inTransaction) db.exec('ROLLBACK');
     throw error;
   }
+  // The conversion rewrote most pages into the WAL: copied back and emptied before anyone reads,
+  // so reads do not look pages up through a WAL of the whole file.
+  db.pragma('wal_checkpoint(TRUNCATE)');
 }

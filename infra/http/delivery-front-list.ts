@@ -20,14 +20,20 @@ export type FrontListDeps = {
 
 export type FrontList = (req: IncomingMessage, res: ServerResponse, at: { env: string; api: DeliveryApi; match: Match }, fallback: () => void) => void;
 
-/** The request's URL with some query parameters replaced, as `urlWith` (read-api/pagination.ts) builds it in express. */
+/**
+ * The request's URL with some query parameters replaced, as `urlWith` (read-api/pagination.ts)
+ * builds it in express: the same serialization, with the query written back once instead of
+ * after every change (each change of `url.searchParams` serializes the whole query again).
+ */
 function urlWith(req: IncomingMessage, changes: Record<string, string | null>): string {
   const protocol = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
   const url = new URL(req.url ?? '/', `${protocol}://${req.headers.host ?? 'localhost'}`);
+  const params = new URLSearchParams(url.search);
   for (const [name, value] of Object.entries(changes)) {
-    if (value === null) url.searchParams.delete(name);
-    else url.searchParams.set(name, value);
+    if (value === null) params.delete(name);
+    else params.set(name, value);
   }
+  url.search = params.toString();
   return url.toString();
 }
 

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { createResource, deleteResource, updateResourceMetadata } from '../commands/resources.js';
 import { upsertResource } from '../commands/upsert.js';
 import { DomainError } from '../domain/errors.js';
@@ -64,11 +64,12 @@ documented(upsertBody, { method: 'PUT', path: '/resources/', in: 'body' });
 documented(externalIdQuery, { method: 'POST', path: '/resources/', in: 'query' }, { method: 'PUT', path: '/resources/', in: 'query' });
 documented(metadataBody, { method: 'PUT', path: '/resources/:resource/', in: 'body' });
 
-/** Resource writes: create, upsert by external_id, metadata update, delete. */
-export function resourcesWriteRouter(deps: WriteDeps): Router {
-  const router = Router({ mergeParams: true });
-
-  router.post(paths('/'), async (req, res) => {
+/**
+ * `POST .../resources/`: the handler of the route, also run by the management front's thin
+ * path (docs/decisions/0215) without express's router.
+ */
+export function createResourceHandler(deps: WriteDeps): RequestHandler {
+  return async (req, res) => {
     const { external_id: inBody, ...input } = createBody(req.body);
     const { external_id: inQuery } = externalIdQuery({ external_id: req.query.external_id });
     if (inQuery !== undefined && inBody !== undefined && inBody !== null && inQuery !== inBody) {
@@ -79,7 +80,14 @@ export function resourcesWriteRouter(deps: WriteDeps): Router {
     const ctx = commandContext(req, res);
     const created = await createResource(deps.bus, deps.validator, ctx, { ...input, folder: param(req, 'collection'), external_id: external_id ?? null }, deps.resourceQuota);
     await answerResource(deps, res, created, 201, wait);
-  });
+  };
+}
+
+/** Resource writes: create, upsert by external_id, metadata update, delete. */
+export function resourcesWriteRouter(deps: WriteDeps): Router {
+  const router = Router({ mergeParams: true });
+
+  router.post(paths('/'), createResourceHandler(deps));
 
   router.put(paths('/'), async (req, res) => {
     const externalId = queryString(req.query, 'external_id');

@@ -1,0 +1,61 @@
+import type { Express } from 'express';
+import helmet from 'helmet';
+import type { WriteDeps } from '../../write-api/deps.js';
+import { createResourceHandler } from '../../write-api/resources.js';
+import { environmentGuard, managementAuth } from '../auth/management-auth.js';
+import { managementPermissions } from '../auth/management-permissions.js';
+import type { Logger } from '../logger.js';
+import { httpMetrics } from '../observability/http-metrics.js';
+import type { Metrics } from '../observability/metrics.js';
+import { requestLog } from '../observability/request-log.js';
+import { bodyDepthGuard } from './body-depth.js';
+import { errorMiddleware } from './errors.js';
+import { jsonBodiesOnly } from './json-only.js';
+import { BODY_LIMIT } from './management-app.js';
+import { managementFront, type ManagementFront, type ThinRoute } from './management-front.js';
+import { jsonBody } from './raw-body.js';
+import type { TenancyHttp } from './tenancy-routes.js';
+
+export type ThinPathDeps = WriteDeps & {
+  readonly jwtSecret: string;
+  readonly log: (message: string, error: unknown) => void;
+  readonly tenancy: TenancyHttp;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+};
+
+/** A path segment as the thin path takes it: no percent-encoding (express would decode it), no slash. */
+const SEGMENT = '([^/%?#]+)';
+
+/** The routes the management front runs without express's router (docs/decisions/0215). */
+export function thinRoutes(deps: WriteDeps): ThinRoute[] {
+  return [{ method: 'POST', path: new RegExp(`^/v1/${SEGMENT}/(?:collections|folders)/${SEGMENT}/resources/$`), params: ['env', 'collection'], handler: createResourceHandler(deps) }];
+}
+
+/**
+ * The management interface's listener: the express app `app`, and in front of it the thin path
+ * for the hot write routes, built from the same middleware factories in the order
+ * management-app.ts and front.ts use them (but the Secure body reader: Secure-signed requests
+ * go to the app). The rate limit is the app's own instance, whose counters are shared.
+ */
+export function managementThinPath(app: Express, deps: ThinPathDeps): ManagementFront {
+  const json = jsonBody(BODY_LIMIT);
+  return managementFront(
+    app,
+    {
+      app: [
+        helmet(),
+        requestLog(deps.logger, 'management'),
+        httpMetrics(deps.metrics, 'management'),
+        managementAuth(deps.jwtSecret, deps.readStore),
+        deps.tenancy.rateLimit,
+        jsonBodiesOnly,
+        json,
+        bodyDepthGuard,
+      ],
+      env: [environmentGuard(deps.readStore), deps.tenancy.status.guard(), managementPermissions(deps.readStore)],
+      error: errorMiddleware(deps.log),
+    },
+    thinRoutes(deps),
+  );
+}

@@ -7,7 +7,7 @@ import { managementPermissions } from '../auth/management-permissions.js';
 import type { Logger } from '../logger.js';
 import { httpMetrics } from '../observability/http-metrics.js';
 import type { Metrics } from '../observability/metrics.js';
-import { requestLog } from '../observability/request-log.js';
+import { requestLine } from '../observability/request-line.js';
 import { bodyDepthGuard } from './body-depth.js';
 import { errorMiddleware } from './errors.js';
 import { jsonBodiesOnly } from './json-only.js';
@@ -35,7 +35,8 @@ export function thinRoutes(deps: WriteDeps): ThinRoute[] {
 /**
  * The management interface's listener: the express app `app`, and in front of it the thin path
  * for the hot write routes, built from the same middleware factories in the order
- * management-app.ts and front.ts use them (but the Secure body reader: Secure-signed requests
+ * management-app.ts and front.ts use them (the request log line written by requestLine, which
+ * writes pino-http's line without its per-request loggers) (but the Secure body reader: Secure-signed requests
  * go to the app). The rate limit is the app's own instance, whose counters are shared.
  */
 export function managementThinPath(app: Express, deps: ThinPathDeps): ManagementFront {
@@ -45,7 +46,7 @@ export function managementThinPath(app: Express, deps: ThinPathDeps): Management
     {
       app: [
         helmet(),
-        requestLog(deps.logger, 'management'),
+        requestLine(deps.logger, 'management'),
         httpMetrics(deps.metrics, 'management'),
         managementAuth(deps.jwtSecret, deps.readStore),
         deps.tenancy.rateLimit,

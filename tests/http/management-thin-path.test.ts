@@ -111,9 +111,16 @@ describe('HTTP: the management thin path answers as the express app does (docs/d
 
   it('logs one request line and counts the create under its route template', async () => {
     await both('POST', create(), { data: { title: 'logged' } }, { 'x-request-id': 'thin-log-1' });
-    const line = await eventually(async () => lines.filter((l) => l.req_id === 'thin-log-1'), (found) => found.length === 2);
-    expect(line).to.have.length(2);
-    for (const l of line) expect(l).to.deep.include({ interface: 'management', req: { method: 'POST', url: create() }, res: { status: 201 } });
+    await both('POST', create(), { data: {} }, { 'x-request-id': 'thin-log-2', authorization: 'Bearer nope' });
+    for (const [id, status] of [['thin-log-1', 201], ['thin-log-2', 401]] as const) {
+      const found = await eventually(async () => lines.filter((l) => l.req_id === id), (all) => all.length === 2);
+      expect(found).to.have.length(2);
+      // The same line from both paths: fields, their order and values, but the time.
+      const [thin, app] = found.map(({ time: _time, responseTime, ...rest }) => ({ ...rest, responseTime: typeof responseTime }));
+      expect(thin).to.deep.include({ level: 30, interface: 'management', req_id: id, req: { method: 'POST', url: create() }, res: { status }, msg: 'request completed' });
+      expect(Object.keys(thin!)).to.deep.equal(Object.keys(app!));
+      expect(thin).to.deep.equal(app);
+    }
     const metrics = await send(service.urls.base, 'GET', '/metrics', undefined, {});
     const route = '/v1/:env/collections/:collection/resources/';
     const sample = metrics.text.split('\n').find((l) => l.startsWith('http_requests_total{') && l.includes(`route="${route}"`) && l.includes('status="201"'));

@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import helmet from 'helmet';
 import type { WriteDeps } from '../../write-api/deps.js';
-import { createResourceHandler } from '../../write-api/resources.js';
+import { createResourceHandler, deleteResourceHandler, updateResourceHandler, upsertResourceHandler } from '../../write-api/resources.js';
 import { environmentGuard, managementAuth } from '../auth/management-auth.js';
 import { managementPermissions } from '../auth/management-permissions.js';
 import type { Logger } from '../logger.js';
@@ -29,7 +29,14 @@ const SEGMENT = '([^/%?#]+)';
 
 /** The routes the management front runs without express's router (docs/decisions/0215). */
 export function thinRoutes(deps: WriteDeps): ThinRoute[] {
-  return [{ method: 'POST', path: new RegExp(`^/v1/${SEGMENT}/(?:collections|folders)/${SEGMENT}/resources/$`), params: ['env', 'collection'], handler: createResourceHandler(deps) }];
+  const resources = new RegExp(`^/v1/${SEGMENT}/(?:collections|folders)/${SEGMENT}/resources/$`);
+  const resource = new RegExp(`^/v1/${SEGMENT}/(?:collections|folders)/${SEGMENT}/resources/${SEGMENT}/$`);
+  return [
+    { method: 'POST', path: resources, params: ['env', 'collection'], handler: createResourceHandler(deps) },
+    { method: 'PUT', path: resources, params: ['env', 'collection'], handler: upsertResourceHandler(deps) },
+    { method: 'PUT', path: resource, params: ['env', 'collection', 'resource'], handler: updateResourceHandler(deps) },
+    { method: 'DELETE', path: resource, params: ['env', 'collection', 'resource'], handler: deleteResourceHandler(deps) },
+  ];
 }
 
 /**

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { loadConfig } from '../../infra/config.js';
+import { thinRoutes } from '../../infra/http/management-thin-path.js';
+import { matchers, routeLabel } from '../../infra/observability/http-metrics.js';
 import { startService, type Service } from '../../infra/service.js';
 import { collectionWithSchema, eventually, v1 } from '../support/content.js';
 import { secureHeaders } from '../support/secure-signing.js';
@@ -183,6 +185,50 @@ describe('HTTP: the management thin path answers as the express app does (docs/d
     const signed = await send(service.urls.base, 'POST', create(), body, { ...secureHeaders(key.public_key, key.secret_key, `${service.urls.base}${create()}`, body), 'content-type': 'application/json' });
     expect(signed.status, signed.text).to.equal(201);
     expect(service.managementThin()).to.equal(before);
+  });
+
+  it('upserts by external_id (201, then 200) with the same answers, and refuses a missing external_id or a stale If-Match the same way', async () => {
+    const first = await both('PUT', create('?external_id=up-thin'), { data: { title: 'up' } });
+    expect(ran(first.thin)).to.equal(1);
+    expect([first.thin.status, first.app.status]).to.deep.equal([201, 200]);
+    expect(stable(first.thin)).to.deep.equal(stable(first.app));
+    expect(first.app.body.key).to.equal(first.thin.body.key);
+    const again = await both('PUT', create('?external_id=up-thin'), { data: { title: 'up again' } });
+    expect([again.thin.status, again.app.status]).to.deep.equal([200, 200]);
+    expect(Object.keys(again.thin.body).sort()).to.deep.equal(Object.keys(again.app.body).sort());
+    sameError(await both('PUT', create(), { data: { title: 'x' } }), 422, 'external_id_required');
+    sameError(await both('PUT', create('?external_id=up-thin'), { data: { title: 'x' } }, { 'if-match': '"aaaaaaaaaaaa"' }), 412, 'revision_precondition_failed');
+  });
+
+  it('renames and deletes a resource with the same answers, and refuses an unknown one with the same 404', async () => {
+    const keys: string[] = [];
+    for (let i = 0; i < 2; i++) keys.push((await send(service.urls.base, 'POST', create(), JSON.stringify({ data: { title: `k${i}` } }), { authorization: `Bearer ${token}`, 'content-type': 'application/json' })).body.key);
+    const renamed = await both('PUT', create(`${keys[0]}/`), { name: 'Renamed' });
+    expect(ran(renamed.thin)).to.equal(1);
+    expect([renamed.thin.status, renamed.app.status]).to.deep.equal([200, 200]);
+    expect(stable(renamed.thin)).to.deep.equal(stable(renamed.app));
+    expect(renamed.thin.body.name).to.equal('Renamed');
+    sameError(await both('PUT', create('nope12345678/'), { name: 'x' }), 404, 'resource_not_found');
+    const thin = await send(service.urls.base, 'DELETE', create(`${keys[0]}/`), undefined, { authorization: `Bearer ${token}` });
+    const app = await send(expressOrigin, 'DELETE', create(`${keys[1]}/`), undefined, { authorization: `Bearer ${token}` });
+    expect([thin.status, app.status]).to.deep.equal([204, 204]);
+    expect(stable(thin)).to.deep.equal(stable(app));
+    sameError(await both('DELETE', create(`${keys[0]}/`)), 404, 'resource_not_found');
+  });
+
+  it('takes only requests whose route in the express app is the one it runs', () => {
+    const routes = matchers(service.apps.management);
+    for (const [method, path, template] of [
+      ['POST', '/v1/e/collections/c/resources/', '/v1/:env/collections/:collection/resources/'],
+      ['POST', '/v1/e/folders/c/resources/', '/v1/:env/folders/:collection/resources/'],
+      ['PUT', '/v1/e/collections/c/resources/', '/v1/:env/collections/:collection/resources/'],
+      ['PUT', '/v1/e/folders/c/resources/r/', '/v1/:env/folders/:collection/resources/:resource/'],
+      ['DELETE', '/v1/e/collections/c/resources/r/', '/v1/:env/collections/:collection/resources/:resource/'],
+    ] as const) {
+      expect(routeLabel(routes, method, path), `${method} ${path}`).to.equal(template);
+      expect(thinRoutes({} as never).some((r) => r.method === method && r.path.test(path)), `${method} ${path}`).to.equal(true);
+    }
+    expect(thinRoutes({} as never).some((r) => r.path.test('/v1/e/collections/c/resources/r/revisions/'))).to.equal(false);
   });
 
   it('refuses a disabled environment with the same 403', async () => {

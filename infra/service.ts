@@ -130,9 +130,10 @@ export async function startService(config: Config, logger: Logger = createLogger
   await usage.prepare();
   const projections = new Projections(
     [
+      // The delivery index first: runners take each new group in this order, and readers wait for it (docs/decisions/0217).
+      new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex, embedder)), { log, afterBatch: async (batch) => evictChanged(served, batch) }),
       readModelRunner,
       new ProjectionRunner(eventStore, target(revisions), { log }),
-      new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex, embedder)), { log, afterBatch: async (batch) => evictChanged(served, batch) }),
       new ProjectionRunner(eventStore, target(usage), { log }),
     ],
     [new ProjectionRunner(eventStore, target(cascades), { log })],

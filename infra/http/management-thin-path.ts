@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { Express, RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { WriteDeps } from '../../write-api/deps.js';
 import { createResourceHandler, deleteResourceHandler, updateResourceHandler, upsertResourceHandler } from '../../write-api/resources.js';
@@ -23,6 +23,28 @@ export type ThinPathDeps = WriteDeps & {
   readonly logger: Logger;
   readonly metrics: Metrics;
 };
+
+/**
+ * A middleware that only sets fixed response headers (helmet's, with its default options:
+ * no nonce, nothing read from the request), replaced by one that sets the headers it set once,
+ * in the same order: eleven middleware calls become one loop (docs/decisions/0216).
+ */
+export function fixedHeaders(middleware: RequestHandler): RequestHandler {
+  const headers: [string, string][] = [];
+  const removed: string[] = [];
+  const recorder = {
+    setHeader: (name: string, value: string) => void headers.push([name, value]),
+    removeHeader: (name: string) => void removed.push(name),
+  };
+  let called = false;
+  void middleware(recorder as never, recorder as never, () => void (called = true));
+  if (!called) throw new Error('the header middleware did not finish at once');
+  return (_req, res, next) => {
+    for (const name of removed) res.removeHeader(name);
+    for (const [name, value] of headers) res.setHeader(name, value);
+    next();
+  };
+}
 
 /** A path segment as the thin path takes it: no percent-encoding (express would decode it), no slash. */
 const SEGMENT = '([^/%?#]+)';
@@ -52,7 +74,7 @@ export function managementThinPath(app: Express, deps: ThinPathDeps): Management
     app,
     {
       app: [
-        helmet(),
+        fixedHeaders(helmet()),
         requestLine(deps.logger, 'management'),
         httpMetrics(deps.metrics, 'management'),
         managementAuth(deps.jwtSecret, deps.readStore),

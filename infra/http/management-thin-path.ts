@@ -13,6 +13,7 @@ import { errorMiddleware } from './errors.js';
 import { jsonBodiesOnly } from './json-only.js';
 import { BODY_LIMIT } from './management-app.js';
 import { managementFront, type ManagementFront, type ThinRoute } from './management-front.js';
+import { plainJsonBody } from './plain-json-body.js';
 import { jsonBody } from './raw-body.js';
 import type { TenancyHttp } from './tenancy-routes.js';
 
@@ -45,6 +46,9 @@ export function fixedHeaders(middleware: RequestHandler): RequestHandler {
     next();
   };
 }
+
+/** BODY_LIMIT (`8mb`, as the body parser counts it) in bytes. */
+const BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
 /** A path segment as the thin path takes it: no percent-encoding (express would decode it), no slash. */
 const SEGMENT = '([^/%?#]+)';
@@ -80,7 +84,7 @@ export function managementThinPath(app: Express, deps: ThinPathDeps): Management
         managementAuth(deps.jwtSecret, deps.readStore),
         deps.tenancy.rateLimit,
         jsonBodiesOnly,
-        json,
+        plainJsonBody(BODY_LIMIT_BYTES, json),
         bodyDepthGuard,
       ],
       env: [environmentGuard(deps.readStore), deps.tenancy.status.guard(), managementPermissions(deps.readStore)],

@@ -142,6 +142,20 @@ describe('HTTP: the management thin path answers as the express app does (docs/d
     sameError(await both('POST', create(), JSON.stringify({ data: { title: 'x'.repeat(9 * 1024 * 1024) } }), {}), 422, 'json_size_exceeded');
   });
 
+  it('reads the body as the express app does: a byte order mark, a declared charset, a body of blanks, an empty body, another charset', async () => {
+    const bom = await both('POST', create(), `\ufeff${JSON.stringify({ data: { title: 'bom' } })}`);
+    expect([bom.thin.status, bom.app.status]).to.deep.equal([201, 201]);
+    expect(bom.thin.body.key).to.be.a('string');
+    const declared = await both('POST', create(), { data: { title: 'utf8' } }, { 'content-type': 'Application/JSON; charset=UTF-8' });
+    expect([declared.thin.status, declared.app.status]).to.deep.equal([201, 201]);
+    const suffixed = await both('POST', create(), { data: { title: 'vendor' } }, { 'content-type': 'application/vnd.cms+json' });
+    expect([suffixed.thin.status, suffixed.app.status]).to.deep.equal([201, 201]);
+    sameError(await both('POST', create(), '   ', {}), 422, 'validation_error');
+    sameError(await both('POST', create(), '', {}), 422, 'validation_error');
+    sameError(await both('POST', create(), '"text"', {}), 422, 'validation_error');
+    sameError(await both('POST', create(), { data: { title: 'x' } }, { 'content-type': 'application/json; charset=latin1' }), 422, 'validation_error');
+  });
+
   it('refuses invalid fields and query parameters with the same 422 and detail', async () => {
     sameError(await both('POST', create(), { name: 'no data' }), 422, 'validation_error');
     sameError(await both('POST', create('?wait=maybe'), { data: { title: 'x' } }), 422, 'validation_error');

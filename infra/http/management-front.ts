@@ -53,6 +53,8 @@ function finalFailure(res: ServerResponse): void {
 export function managementFront(app: Express, pipeline: ManagementPipeline, routes: readonly ThinRoute[]): ManagementFront {
   const express = app as unknown as { request: object; response: object };
   let answered = 0;
+  /** Each route's whole chain, made once. */
+  const stacks = new Map(routes.map((route) => [route, [...pipeline.app, ...pipeline.env, route.handler]]));
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '/';
@@ -91,7 +93,7 @@ export function managementFront(app: Express, pipeline: ManagementPipeline, rout
     const env = params.env!;
     const base = `/v1/${env}`;
 
-    const stack = [...pipeline.app, ...pipeline.env, route.handler];
+    const stack = stacks.get(route)!;
     const envStart = pipeline.app.length;
     let index = 0;
     const next = (error?: unknown): void => {

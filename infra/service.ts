@@ -30,6 +30,7 @@ import { deliveryApp } from './http/delivery-app.js';
 import { frontRouter } from './http/front.js';
 import { closeGracefully } from './http/shutdown.js';
 import { managementApp } from './http/management-app.js';
+import { managementThinPath } from './http/management-thin-path.js';
 import { createLogger, logErrors, type Logger } from './logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { projectionReports, readiness } from './observability/readiness.js';
@@ -45,6 +46,8 @@ export type Service = {
   readonly projections: Projections;
   /** Both HTTP interfaces, for what walks their route tables (tests, API documents). */
   readonly apps: { readonly management: Express; readonly delivery: Express };
+  /** Requests the management interface's thin path answered (docs/decisions/0215). */
+  readonly managementThin: () => number;
   stop(): Promise<void>;
 };
 
@@ -127,9 +130,10 @@ export async function startService(config: Config, logger: Logger = createLogger
   await usage.prepare();
   const projections = new Projections(
     [
+      // The delivery index first: runners take each new group in this order, and readers wait for it (docs/decisions/0217).
+      new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex, embedder)), { log, afterBatch: async (batch) => evictChanged(served, batch) }),
       readModelRunner,
       new ProjectionRunner(eventStore, target(revisions), { log }),
-      new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex, embedder)), { log, afterBatch: async (batch) => evictChanged(served, batch) }),
       new ProjectionRunner(eventStore, target(usage), { log }),
     ],
     [new ProjectionRunner(eventStore, target(cascades), { log })],
@@ -143,8 +147,8 @@ export async function startService(config: Config, logger: Logger = createLogger
 
   const secret = jwtSecret(config.dataDir, config.jwtSecret);
   const validator = new DataValidator();
-  const management = managementApp({
-    front: frontRouter(front, 'management'),
+  const rateLimit = managementRateLimit(readStore, config.rateLimit, requests);
+  const managementDeps = {
     bus,
     eventStore,
     validator,
@@ -159,15 +163,18 @@ export async function startService(config: Config, logger: Logger = createLogger
       billing: config.billing,
       requests,
       resourceLimit: config.resourceLimit,
-      rateLimit: managementRateLimit(readStore, config.rateLimit, requests),
+      rateLimit,
       status: environmentStatus,
     },
-  });
+  };
+  const management = managementApp({ ...managementDeps, front: frontRouter(front, 'management') });
+  // Hot write routes skip express's router (docs/decisions/0215).
+  const managementListener = managementThinPath(management, { ...managementDeps, logger, metrics });
   const writeDeps = { bus, validator, projections, readStore, waitTimeoutMs: config.waitTimeoutMs, resourceQuota };
   const mcp = new McpEndpoint({ routing, readStore, auth: deliveryAuth });
   const delivery = deliveryApp({ routing, searchIndex, embedder, auth: deliveryAuth, writes: writeDeps, mcp, log, status: environmentStatus, front: frontRouter(front, 'delivery') });
   const servers = [
-    await listen(management as never, config.host, config.port),
+    await listen(managementListener as never, config.host, config.port),
     await listen(deliveryFront({ app: delivery as never, routing, cache: served, auth: deliveryAuth, status: environmentStatus, observer: servedObserver({ logger, metrics, app: delivery }), index: searchIndex }) as never, config.host, config.deliveryPort),
   ];
   const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };
@@ -184,6 +191,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     bootstrapCreated: created,
     projections,
     apps: { management, delivery },
+    managementThin: managementListener.thin,
     /** Graceful: readiness turns 503, in-flight requests finish, agent sessions end, projections commit their batch and checkpoint, stores close. */
     stop() {
       stopping ??= (async () => {

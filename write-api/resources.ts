@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { createResource, deleteResource, updateResourceMetadata } from '../commands/resources.js';
 import { upsertResource } from '../commands/upsert.js';
 import { DomainError } from '../domain/errors.js';
@@ -64,11 +64,12 @@ documented(upsertBody, { method: 'PUT', path: '/resources/', in: 'body' });
 documented(externalIdQuery, { method: 'POST', path: '/resources/', in: 'query' }, { method: 'PUT', path: '/resources/', in: 'query' });
 documented(metadataBody, { method: 'PUT', path: '/resources/:resource/', in: 'body' });
 
-/** Resource writes: create, upsert by external_id, metadata update, delete. */
-export function resourcesWriteRouter(deps: WriteDeps): Router {
-  const router = Router({ mergeParams: true });
-
-  router.post(paths('/'), async (req, res) => {
+/**
+ * `POST .../resources/`: the handler of the route, also run by the management front's thin
+ * path (docs/decisions/0215) without express's router.
+ */
+export function createResourceHandler(deps: WriteDeps): RequestHandler {
+  return async (req, res) => {
     const { external_id: inBody, ...input } = createBody(req.body);
     const { external_id: inQuery } = externalIdQuery({ external_id: req.query.external_id });
     if (inQuery !== undefined && inBody !== undefined && inBody !== null && inQuery !== inBody) {
@@ -79,9 +80,12 @@ export function resourcesWriteRouter(deps: WriteDeps): Router {
     const ctx = commandContext(req, res);
     const created = await createResource(deps.bus, deps.validator, ctx, { ...input, folder: param(req, 'collection'), external_id: external_id ?? null }, deps.resourceQuota);
     await answerResource(deps, res, created, 201, wait);
-  });
+  };
+}
 
-  router.put(paths('/'), async (req, res) => {
+/** `PUT .../resources/?external_id=`: upsert; also run by the management front's thin path. */
+export function upsertResourceHandler(deps: WriteDeps): RequestHandler {
+  return async (req, res) => {
     const externalId = queryString(req.query, 'external_id');
     if (externalId === undefined || externalId === '') {
       throw new DomainError('external_id_required', 'An upsert needs the external_id query parameter.', { external_id: ['required'] });
@@ -99,21 +103,40 @@ export function resourcesWriteRouter(deps: WriteDeps): Router {
       if_match,
     }, deps.resourceQuota);
     await answerResource(deps, res, written, written.created ? 201 : 200, wait);
-  });
+  };
+}
 
-  router.put(paths('/:resource/'), async (req, res) => {
+/** `PUT .../resources/:resource/`: the name; also run by the management front's thin path. */
+export function updateResourceHandler(deps: WriteDeps): RequestHandler {
+  return async (req, res) => {
     const input = metadataBody(req.body);
     const key = param(req, 'resource');
     const updated = await updateResourceMetadata(deps.bus, commandContext(req, res), param(req, 'collection'), key, input.name);
     await answerResource(deps, res, { ...updated, key }, 200);
-  });
+  };
+}
 
-  router.delete(paths('/:resource/'), async (req, res) => {
+/** `DELETE .../resources/:resource/`; also run by the management front's thin path. */
+export function deleteResourceHandler(deps: WriteDeps): RequestHandler {
+  return async (req, res) => {
     const deleted = await deleteResource(deps.bus, commandContext(req, res), param(req, 'collection'), param(req, 'resource'), deps.resourceQuota);
     // Descendants are deleted by the cascade reactor (decision 0083): 204 once it is done and read, else 202.
     const done = await deps.projections.waitForCascade(deleted.position, deps.waitTimeoutMs);
     res.status(done ? 204 : 202).end();
-  });
+  };
+}
+
+/** Resource writes: create, upsert by external_id, metadata update, delete. */
+export function resourcesWriteRouter(deps: WriteDeps): Router {
+  const router = Router({ mergeParams: true });
+
+  router.post(paths('/'), createResourceHandler(deps));
+
+  router.put(paths('/'), upsertResourceHandler(deps));
+
+  router.put(paths('/:resource/'), updateResourceHandler(deps));
+
+  router.delete(paths('/:resource/'), deleteResourceHandler(deps));
 
   return router;
 }

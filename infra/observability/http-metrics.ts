@@ -22,12 +22,24 @@ export function routeLabel(routes: readonly Matcher[], method: string, path: str
 /** Counts and times every request by interface, method, route template and status. */
 export function httpMetrics(metrics: Metrics, api: Interface): RequestHandler {
   let routes: Matcher[] | null = null;
+  // The label of each method and path seen lately: finding it tests the route templates one by one (docs/decisions/0216).
+  const labels = new Map<string, string>();
+  const labelOf = (app: Express, method: string, path: string): string => {
+    const seen = `${method} ${path}`;
+    let label = labels.get(seen);
+    if (label === undefined) {
+      routes ??= matchers(app);
+      label = routeLabel(routes, method, path);
+      if (labels.size >= 10_000) labels.clear();
+      labels.set(seen, label);
+    }
+    return label;
+  };
   return (req, res, next) => {
     const end = metrics.httpDuration.startTimer();
     const path = req.path;
     res.once('finish', () => {
-      routes ??= matchers(req.app as Express);
-      const labels = { interface: api, method: req.method, route: routeLabel(routes, req.method, path), status: String(res.statusCode) };
+      const labels = { interface: api, method: req.method, route: labelOf(req.app as Express, req.method, path), status: String(res.statusCode) };
       metrics.httpRequests.inc(labels);
       end(labels);
     });

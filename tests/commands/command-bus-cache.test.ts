@@ -26,4 +26,26 @@ describe('command bus: the aggregate state cache', () => {
     expect(await hit('s-2')).to.equal(false);
     await store.close();
   });
+
+  it('keeps a stream used between every new one through several evictions, and drops a tenth at a time', async () => {
+    const store = new SqliteEventStore(`${tempDir()}/events.db`);
+    const lookups: boolean[] = [];
+    const bus = new CommandBus(store, (hit) => lookups.push(hit));
+    await bus.load(counter, 'hot');
+    for (let i = 0; i < 12_500; i++) {
+      await bus.load(counter, `n-${i}`);
+      await bus.load(counter, 'hot');
+      expect(lookups[lookups.length - 1], `hot after n-${i}`).to.equal(true);
+    }
+    const hit = async (stream: string): Promise<boolean> => {
+      await bus.load(counter, stream);
+      return lookups[lookups.length - 1] === true;
+    };
+    // 12,501 streams seen: three evictions of the 1,001 least recently used (n-0 to n-3002) left 9,498, hot among them.
+    expect(await hit('n-12499')).to.equal(true);
+    expect(await hit('n-3003')).to.equal(true);
+    expect(await hit('n-3002')).to.equal(false);
+    expect(await hit('n-0')).to.equal(false);
+    await store.close();
+  });
 });

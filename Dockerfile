@@ -16,12 +16,14 @@ RUN npm ci --no-audit --no-fund \
  && npm prune --omit=dev --no-audit --no-fund
 
 # 2. runtime: the built output and production dependencies only, as the unprivileged node user.
+#    NODE_OPTIONS: the heap limit `npm start` passes too (docs/decisions/0220); -e NODE_OPTIONS=... replaces it.
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
     DELIVERY_PORT=3001 \
-    DATA_DIR=/data
+    DATA_DIR=/data \
+    NODE_OPTIONS=--max-old-space-size=1024
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules

@@ -11,6 +11,11 @@ export interface ProjectionTarget {
 }
 
 const BATCH = 1000;
+/**
+ * Events a runner holds unapplied before it stops reading `$all`; it reads on from its
+ * checkpoint once it has applied them (a lagging projection holds a bounded number in memory).
+ */
+export const MAX_QUEUED = 5 * BATCH;
 const RETRY_MS = 1000;
 /** Tries of one event before its projection stops on it (docs/decisions/0080). */
 const ATTEMPTS = 3;
@@ -57,6 +62,8 @@ export class ProjectionRunner {
   private lastFault: Position = '';
   /** Events received while stopped on a fault (not queued: `retry()` reads them again). */
   private behind = 0;
+  /** Set when the queue reached MAX_QUEUED and the runner stopped reading until it is drained. */
+  private detached = false;
 
   constructor(
     private readonly store: EventStore,
@@ -97,13 +104,16 @@ export class ProjectionRunner {
 
   private follow(): void {
     if (this.stopped) return;
+    this.detached = false;
     this.subscription = this.store.subscribeToAll(this.position).subscribe({
       next: (event) => {
         if (this.fault) {
           this.behind++;
           return;
         }
+        if (this.detached) return;
         this.queue.push(event);
+        if (this.queue.length >= MAX_QUEUED) this.detach();
         if (!this.draining) {
           this.draining = true;
           setImmediate(() => void this.drain());
@@ -155,6 +165,16 @@ export class ProjectionRunner {
       await this.committed(batch);
     }
     this.draining = false;
+    // Read on from the checkpoint, which is the last event it held.
+    if (this.detached && this.queue.length === 0 && !this.stopped && !this.fault) this.follow();
+  }
+
+  /** Stops reading `$all` until the queue is applied (drain follows again from the checkpoint). */
+  private detach(): void {
+    this.detached = true;
+    const subscription = this.subscription;
+    // Called from inside the subscription's delivery: unsubscribe once it has returned.
+    queueMicrotask(() => subscription?.unsubscribe());
   }
 
   private async committed(batch: readonly StoredEvent[]): Promise<void> {

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { alive, type Cleanup } from './cleanup.js';
 import { call, freePort, sleep } from './http.js';
+import { HEAP_LIMIT_FLAG } from '../heap-limit.js';
 
 export type Bootstrap = {
   readonly environment: string;
@@ -52,6 +53,9 @@ export class ChildOutput {
 
 /** `BENCH_CPU_PROF=<dir>`: the service writes a V8 CPU profile there when it stops (node --cpu-prof). */
 const profileArgs = (): string[] => (process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []);
+
+/** Node's arguments for the built service: the heap limit `npm start` and the container pass too, then `execArgv`. */
+export const serviceNodeArgs = (execArgv: readonly string[]): string[] => [HEAP_LIMIT_FLAG, ...execArgv, ...profileArgs(), join('dist', 'infra', 'main.js')];
 
 export type ServiceChild = { readonly child: ChildProcess; readonly output: ChildOutput; readonly bootstrap: Bootstrap };
 
@@ -122,7 +126,7 @@ export function spawnService(
     LOG_LEVEL: process.env.BENCH_SERVICE_LOG_LEVEL || 'warn',
   };
   for (const name of ['EVENTSTORE_URL', 'MONGO_URL', 'OPENSEARCH_URL', 'JWT_SECRET']) delete env[name];
-  const args = [...(options.execArgv ?? []), ...profileArgs(), join('dist', 'infra', 'main.js')];
+  const args = serviceNodeArgs(options.execArgv ?? []);
   const child = cleanup.child(spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] }));
   const output = new ChildOutput();
   output.attach(child);

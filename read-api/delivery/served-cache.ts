@@ -34,7 +34,8 @@ export type Admission = {
 
 export type ServedCacheLimits = { readonly maxEntries: number; readonly maxBytes: number };
 
-export const DEFAULT_LIMITS: ServedCacheLimits = { maxEntries: 50_000, maxBytes: 64 * 1024 * 1024 };
+/** Bounds of the service's memory budget at 100,000 resources (docs/decisions/0221). */
+export const DEFAULT_LIMITS: ServedCacheLimits = { maxEntries: 20_000, maxBytes: 32 * 1024 * 1024 };
 
 /** Requests let through to be remembered, with the cache that admitted them. */
 const admitted = new WeakMap<object, { readonly cache: ServedCache; readonly admission: Admission }>();

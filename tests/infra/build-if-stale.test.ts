@@ -45,7 +45,8 @@ describe('start from the built output, rebuilding only when sources are newer', 
 
   it('is what npm start runs before starting the compiled service, and what npm install runs once', () => {
     const scripts = JSON.parse(readFileSync('package.json', 'utf8')).scripts as Record<string, string>;
-    expect(scripts.start).to.equal('node dist/infra/main.js');
+    // Node flags may come first (the heap limit, tests/infra/heap-limit.test.ts).
+    expect(scripts.start).to.match(/^node (?:--[\w-]+=\S+ )*dist\/infra\/main\.js$/);
     expect(scripts.prestart).to.equal('node infra/cli/build-if-stale.mjs');
     expect(scripts.prepare).to.equal('node infra/cli/build-if-stale.mjs');
   });

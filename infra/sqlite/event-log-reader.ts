@@ -2,7 +2,9 @@ import type { EventStore, Position, StoredEvent } from '../../commands/ports.js'
 import { fromPosition, openSqlite, toPosition, type SqliteDb } from './open.js';
 import { WalFile } from './wal-sync.js';
 
-type Row = { position: number; id: string; stream: string; revision: number; type: string; data: string; metadata: string };
+/** A row as an array (the statement's raw mode: no object built per row), in the order COLUMNS names them. */
+type Row = [position: number, id: string, stream: string, revision: number, type: string, data: string, metadata: string];
+const COLUMNS = 'position, id, stream, revision, type, data, metadata';
 
 /** What a rebuild reads of the log: pages of `$all` in order, and where it ends. */
 export type EventLog = Pick<EventStore, 'readAll' | 'headPosition' | 'close'>;
@@ -25,7 +27,7 @@ export class SqliteEventLogReader implements EventLog {
     this.db = openSqlite(file);
     this.wal = new WalFile(`${file}-wal`);
     this.statements = {
-      all: this.db.prepare<[number, number, number], Row>('SELECT * FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?'),
+      all: this.db.prepare<[number, number, number], Row>(`SELECT ${COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`).raw(),
       last: this.db.prepare<[], { position: number | null }>('SELECT MAX(position) AS position FROM events'),
     };
     this.sync();
@@ -40,14 +42,14 @@ export class SqliteEventLogReader implements EventLog {
   async readAll(after: Position, limit: number): Promise<StoredEvent[]> {
     const from = fromPosition(after);
     if (from >= this.synced) this.sync();
-    return this.statements.all.all(from, this.synced, limit).map((row) => ({
-      id: row.id,
-      stream: row.stream,
-      revision: row.revision,
-      position: toPosition(row.position),
-      type: row.type,
-      data: JSON.parse(row.data),
-      metadata: JSON.parse(row.metadata),
+    return this.statements.all.all(from, this.synced, limit).map(([position, id, stream, revision, type, data, metadata]) => ({
+      id,
+      stream,
+      revision,
+      position: toPosition(position),
+      type,
+      data: JSON.parse(data),
+      metadata: JSON.parse(metadata),
     }));
   }
 

@@ -12,7 +12,7 @@ export type ReplayProgress = (applied: number, position: Position) => void;
  * position applied and the number of events.
  */
 export async function replayInto(
-  store: EventStore,
+  store: Pick<EventStore, 'readAll'>,
   targets: readonly ProjectionTarget[],
   from: Position,
   progress?: ReplayProgress,

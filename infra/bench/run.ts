@@ -120,7 +120,7 @@ async function main(): Promise<number> {
   rows.push(...(searched?.rows ?? []));
 
   phase = 'rebuild';
-  const rebuildLines = await rebuildScenario(dataDir);
+  const rebuildLines = await rebuildScenario(ROOT, dataDir, cleanup, o.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfileDir}`] : []);
 
   const base = { root: ROOT, cleanup, options: o, service, dataDir, collection, keys: seeded.keys, deliveryPath: collectionPath, log };
   const more = await runScenarios(SCENARIOS, { ...base, baseline: { getOne: oneBase, list: listBase, origin: baseline }, measure: (t, c) => run(t, c), phase: (what) => (phase = what) });

@@ -1,12 +1,12 @@
 import type { Position } from '../../commands/ports.js';
 import { deliveryTarget } from '../../projections/delivery-index.js';
 import { replayInto } from '../../projections/rebuild.js';
-import { openEventStoreOf } from '../cli/event-store.js';
 import type { Config } from '../config.js';
 import { createEmbedder } from '../embeddings/create.js';
 import { bulkLoadDelivery } from '../sqlite/delivery-bulk-load.js';
 import { SqliteSearchIndex } from '../sqlite/search-index.js';
 import { BufferedSearchIndex } from './buffered-search-index.js';
+import { openEventLog } from './event-log.js';
 
 /** `finishedAt`: the wall-clock time it was written, in milliseconds since the epoch (threads have their own performance clocks). */
 export type DeliveryRebuild = { readonly events: number; readonly position: Position; readonly finishedAt: number };
@@ -19,7 +19,7 @@ export type DeliveryRebuild = { readonly events: number; readonly position: Posi
  * file catches up from its checkpoint.
  */
 export async function rebuildDeliveryInto(config: Config, building: string): Promise<DeliveryRebuild> {
-  const eventStore = await openEventStoreOf(config);
+  const eventStore = await openEventLog(config);
   const index = new SqliteSearchIndex(building);
   try {
     const delivery = new BufferedSearchIndex(index, async (docs, positions) => {

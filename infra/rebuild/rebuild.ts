@@ -5,13 +5,13 @@ import { READ_MODELS, REVISION_MODELS } from '../../projections/catalog.js';
 import { readModelTarget } from '../../projections/read-model-target.js';
 import { usageTarget } from '../../projections/usage.js';
 import { replayInto, type ReplayProgress } from '../../projections/rebuild.js';
-import { openEventStoreOf } from '../cli/event-store.js';
 import type { Config } from '../config.js';
 import { REBUILT_DELIVERY } from '../sqlite/delivery-adopt.js';
 import { clearShadow, SHADOW, swapInReadModels } from '../sqlite/read-model-swap.js';
 import { SqliteReadStore } from '../sqlite/read-store.js';
 import { BufferedReadStore } from './buffered-read-store.js';
 import type { DeliveryRebuild } from './delivery-rebuild.js';
+import { openEventLog } from './event-log.js';
 import { workerTask } from './worker-task.js';
 
 export type RebuildReport = {
@@ -47,7 +47,7 @@ const removeDb = (file: string): void => {
 export async function rebuildProjections(config: Config, progress?: ReplayProgress, onStart?: (total: number) => void): Promise<RebuildReport> {
   if (config.mongoUrl || config.openSearchUrl) throw new Error('npm run rebuild rebuilds the embedded read stores only (unset MONGO_URL and OPENSEARCH_URL)');
   const started = performance.now();
-  const eventStore = await openEventStoreOf(config);
+  const eventStore = await openEventLog(config);
   const readFile = join(config.dataDir, 'read-models.db');
   const building = join(config.dataDir, 'delivery.rebuilding.db');
   clearShadow(readFile);

@@ -10,6 +10,7 @@ import { openSqlite, type SqliteDb } from './open.js';
 import { checkpointInBackground } from './background-checkpoints.js';
 import { SEARCH_SCHEMA, SqliteSearchTables } from './search-tables.js';
 import type { Statement } from './driver.js';
+import { TextChanges, TextIndexKeeper } from './text-index-keeper.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS docs (
@@ -143,6 +144,8 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly mutex = new Mutex();
   private readonly searchWriter: SqliteSearchTables;
   private readonly searchReader: SqliteSearchTables;
+  /** The FTS rows' changes of each unit of work, for the reader's in-memory text index (docs/decisions/0200). */
+  private readonly textChanges: TextChanges;
 
   constructor(file: string) {
     this.writer = openSqlite(file, { vectors: true, derived: true });
@@ -152,8 +155,10 @@ export class SqliteSearchIndex implements SearchIndex {
     this.reader.function('fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? fold(value) : value));
     this.w = statements(this.writer);
     this.r = statements(this.reader);
-    this.searchWriter = new SqliteSearchTables(this.writer);
-    this.searchReader = new SqliteSearchTables(this.reader);
+    const keeper = new TextIndexKeeper(this.reader);
+    this.textChanges = new TextChanges(keeper);
+    this.searchWriter = new SqliteSearchTables(this.writer, { changes: this.textChanges });
+    this.searchReader = new SqliteSearchTables(this.reader, { keeper });
     this.releaseCheckpoints = checkpointInBackground(this.writer, file);
   }
 
@@ -252,8 +257,11 @@ export class SqliteSearchIndex implements SearchIndex {
       try {
         await work(new Writer(this.w, this.searchWriter));
         this.w.saveCheckpoint.run(consumer, position);
+        this.textChanges.beforeCommit(this.writer);
         this.writer.exec('COMMIT');
+        this.textChanges.afterCommit();
       } catch (error) {
+        this.textChanges.discard();
         if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
         throw error;
       }

@@ -17,7 +17,10 @@ type Change =
   | { readonly kind: 'remove'; readonly doc: number; readonly texts: readonly string[] | null }
   | { readonly kind: 'put'; readonly doc: number; readonly scope: string; readonly key: string; readonly rows: readonly TextRowText[] };
 
-type LoadRow = { doc: number; field: string; locale: string; body: string; env: string; folder: string; key: string };
+/** Rows read at a time when loading. */
+const LOAD_PAGE = 4096;
+
+type LoadRow = { rowid: number; doc: number; field: string; locale: string; body: string; env: string; folder: string; key: string };
 
 /**
  * Keeps the in-memory text index of a delivery index file in step with its FTS rows
@@ -69,9 +72,10 @@ export class TextIndexKeeper {
       this.generation = this.storedGeneration();
       // In row order, a document's rows come together (they are inserted together); a document
       // met again later has all its rows read through doc_texts and put again.
-      const rows = this.db.prepare<[], LoadRow>(
-        `SELECT s.doc AS doc, s.field AS field, s.locale AS locale, s.body AS body, d.env AS env, d.folder AS folder, d.key AS key
-         FROM search_text s JOIN docs d ON d.rowid = s.doc WHERE d.data IS NOT NULL`,
+      // Read in pages of row ids: FTS5 is asked for the tokens of non-ASCII texts in between.
+      const page = this.db.prepare<[number, number], LoadRow>(
+        `SELECT s.rowid AS rowid, s.doc AS doc, s.field AS field, s.locale AS locale, s.body AS body, d.env AS env, d.folder AS folder, d.key AS key
+         FROM search_text s JOIN docs d ON d.rowid = s.doc WHERE s.rowid > ? AND d.data IS NOT NULL ORDER BY s.rowid LIMIT ?`,
       );
       const seen = new Set<number>();
       const again = new Set<number>();
@@ -81,18 +85,23 @@ export class TextIndexKeeper {
         if (doc) this.putTexts(index, doc.doc, scopeOf(doc.env, doc.folder), doc.key, texts);
         texts = [];
       };
-      for (const row of rows.iterate()) {
-        if (row.doc !== doc?.doc) {
-          flush();
-          if (seen.has(row.doc)) again.add(row.doc);
-          seen.add(row.doc);
-          doc = row;
+      for (let after = 0; ; ) {
+        const rows = page.all(after, LOAD_PAGE);
+        for (const row of rows) {
+          if (row.doc !== doc?.doc) {
+            flush();
+            if (seen.has(row.doc)) again.add(row.doc);
+            seen.add(row.doc);
+            doc = row;
+          }
+          texts.push({ field: row.field, locale: row.locale, text: row.body });
         }
-        texts.push({ field: row.field, locale: row.locale, text: row.body });
+        if (rows.length < LOAD_PAGE) break;
+        after = rows[rows.length - 1]!.rowid;
       }
       flush();
       const ofDoc = this.db.prepare<[number], LoadRow>(
-        `SELECT t.doc AS doc, s.field AS field, s.locale AS locale, s.body AS body, d.env AS env, d.folder AS folder, d.key AS key
+        `SELECT t.trow AS rowid, t.doc AS doc, s.field AS field, s.locale AS locale, s.body AS body, d.env AS env, d.folder AS folder, d.key AS key
          FROM doc_texts t JOIN search_text s ON s.rowid = t.trow JOIN docs d ON d.rowid = t.doc WHERE t.doc = ? AND d.data IS NOT NULL ORDER BY t.trow`,
       );
       for (const id of again) {

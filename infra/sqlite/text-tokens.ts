@@ -9,7 +9,6 @@ import type { SqliteDb } from './open.js';
  * given connection and its `fts5vocab` instance table, so accents, scripts and case folding are
  * whatever SQLite does.
  */
-// eslint-disable-next-line no-control-regex
 const ASCII = /^[\x00-\x7f]*$/;
 const ASCII_TOKEN = /[A-Za-z0-9]+/g;
 

@@ -1,3 +1,4 @@
+import type { Statement } from './driver.js';
 import type { SqliteDb } from './open.js';
 import { TextMemoryIndex, type TokenRow } from './text-memory-index.js';
 import { Tokenizer } from './text-tokens.js';
@@ -35,6 +36,8 @@ export class TextIndexKeeper {
   private generation = -1;
   private dataVersion = -1;
   private readonly tokenizer: Tokenizer;
+  private versionStatement: Statement<[], number> | null = null;
+  private generationStatement: Statement<[], number> | null = null;
   /** Milliseconds the last load took, for logs and the benchmark's notes. */
   lastLoadMs = 0;
 
@@ -48,7 +51,8 @@ export class TextIndexKeeper {
 
   /** The index as the file is now (loaded or reloaded if needed). */
   current(): TextMemoryIndex {
-    const version = this.db.pragma('data_version', { simple: true }) as number;
+    this.versionStatement ??= this.db.prepare<[], number>('PRAGMA data_version').pluck();
+    const version = this.versionStatement.get()!;
     if (this.index && version !== this.dataVersion && this.storedGeneration() !== this.generation) this.index = null;
     this.dataVersion = version;
     if (!this.index) this.load();
@@ -62,7 +66,8 @@ export class TextIndexKeeper {
   }
 
   private storedGeneration(): number {
-    return (this.db.prepare<[], { value: number }>('SELECT value FROM search_generation WHERE id = 0').get()?.value ?? 0);
+    this.generationStatement ??= this.db.prepare<[], number>('SELECT value FROM search_generation WHERE id = 0').pluck();
+    return this.generationStatement.get() ?? 0;
   }
 
   private load(): void {

@@ -89,7 +89,7 @@ class Search {
       const d = index.rowDoc[slot]!;
       const first = index.docFirst[d]!;
       const end = first + index.docRows[d]!;
-      if (index.rowAlive[slot] === 1 && index.docScope[d] === this.scope && slot >= first && slot < end) this.score(d, first, end);
+      if (index.rowAlive[slot] === 1 && index.docScope[d] === this.scope && slot >= first && slot < end && this.mayEnter(first, end)) this.score(d, first, end);
       // Every essential cursor moves past this document's rows (or past this dead row).
       const next = slot >= first && slot < end ? end : slot + 1;
       for (let i = this.essential; i < terms.length; i++) {
@@ -98,6 +98,34 @@ class Search {
       }
     }
     return this.best.sorted();
+  }
+
+  /**
+   * Whether the document in rows `[first, end)` could enter the best: its terms' parts in any of
+   * its rows (whatever their field or locale), the weak terms sought from the strongest down and
+   * given up on as soon as their bounds cannot lift it enough (cheap: most candidates stop here).
+   */
+  private mayEnter(first: number, end: number): boolean {
+    if (!this.best.full) return true;
+    const { index, terms } = this;
+    const needed = this.best.threshold * (1 - SLACK);
+    let upper = 0;
+    for (let i = terms.length - 1; i >= 0; i--) {
+      if (i < this.essential) {
+        if ((upper + this.below[i + 1]!) * (1 + SLACK) < needed) return false;
+        terms[i]!.at = terms[i]!.postings.seek(terms[i]!.at, first);
+      }
+      const term = terms[i]!;
+      const { slots, tfs, length } = term.postings;
+      for (let at = term.at; at < length; at++) {
+        const slot = slots[at]!;
+        if (slot >= end) break;
+        if (slot < first) continue;
+        const tf = tfs[at]!;
+        upper += term.idf * ((tf * (K1 + 1.0)) / (tf + K1 * (1 - B + (B * index.rowLen[slot]!) / this.average)));
+      }
+    }
+    return upper * (1 + SLACK) >= needed;
   }
 
   /** Scores one document (rows `[first, end)`) and keeps it if it is among the best so far. */

@@ -155,7 +155,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.reader.function('fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? fold(value) : value));
     this.w = statements(this.writer);
     this.r = statements(this.reader);
-    const keeper = new TextIndexKeeper(this.reader);
+    const keeper = new TextIndexKeeper(this.reader, file);
     this.textChanges = new TextChanges(keeper);
     this.searchWriter = new SqliteSearchTables(this.writer, { changes: this.textChanges });
     this.searchReader = new SqliteSearchTables(this.reader, { keeper });

@@ -1,6 +1,7 @@
 import type { Statement } from './driver.js';
 import type { SqliteDb } from './open.js';
-import { TextMemoryIndex, type TokenRow } from './text-memory-index.js';
+import type { TextMemoryIndex } from './text-memory-index.js';
+import { loadTextIndex, putTexts, type TextRowText } from './text-index-load.js';
 import { Tokenizer } from './text-tokens.js';
 
 /**
@@ -9,39 +10,44 @@ import { Tokenizer } from './text-tokens.js';
  */
 export const GENERATION_SCHEMA = 'CREATE TABLE IF NOT EXISTS search_generation (id INTEGER PRIMARY KEY, value INTEGER NOT NULL);';
 
-export const scopeOf = (env: string, folder: string): string => `${env}/${folder}`;
-
-export type TextRowText = { readonly field: string; readonly locale: string; readonly text: string };
+export { scopeOf } from './text-index-load.js';
 
 /** A change of one document's FTS rows: its old rows' texts (null: not read) out, its new rows in. */
 type Change =
   | { readonly kind: 'remove'; readonly doc: number; readonly texts: readonly string[] | null }
   | { readonly kind: 'put'; readonly doc: number; readonly scope: string; readonly key: string; readonly rows: readonly TextRowText[] };
 
-/** Rows read at a time when loading. */
-const LOAD_PAGE = 4096;
-
-type LoadRow = { rowid: number; doc: number; field: string; locale: string; body: string; env: string; folder: string; key: string };
+/** Files of up to this many FTS rows are loaded at once, on the search that needs them; bigger ones a page per turn of the event loop. */
+export const SYNC_LOAD_ROWS = 20_000;
 
 /**
  * Keeps the in-memory text index of a delivery index file in step with its FTS rows
- * (docs/decisions/0200). Loaded on the first search, from the reader connection, in one read
- * transaction with the generation it reflects. Changes this process commits are applied right
- * after their commit (TextChanges); before each search, SQLite's `data_version` tells whether
- * any other connection committed since the last look, and if so the stored generation is read:
- * a generation the copy does not know (another process or connection wrote the rows) reloads it.
+ * (docs/decisions/0200). The first search loads it (text-index-load.ts): a small file at once, a
+ * big one in the background, a page of rows per turn of the event loop, searches going to FTS5
+ * until it is ready. Changes this process commits are applied right after their commit
+ * (TextChanges; those committed during a background load are queued and applied after it).
+ * Before each search, SQLite's `data_version` tells whether any other connection committed
+ * since the last look, and if so the stored generation is read: a generation the copy does not
+ * know (another process or connection wrote the rows) drops it, and it is loaded again.
  */
 export class TextIndexKeeper {
   private index: TextMemoryIndex | null = null;
   private generation = -1;
   private dataVersion = -1;
+  private loading: Promise<void> | null = null;
+  private queued: { changes: readonly Change[]; generation: number }[] = [];
   private readonly tokenizer: Tokenizer;
   private versionStatement: Statement<[], number> | null = null;
   private generationStatement: Statement<[], number> | null = null;
-  /** Milliseconds the last load took, for logs and the benchmark's notes. */
+  private lastRowStatement: Statement<[], number> | null = null;
+  /** Milliseconds the last load took (from its start to its end), for logs and measurements. */
   lastLoadMs = 0;
 
-  constructor(private readonly db: SqliteDb) {
+  constructor(
+    private readonly db: SqliteDb,
+    private readonly file: string,
+    private readonly syncLoadRows = SYNC_LOAD_ROWS,
+  ) {
     this.tokenizer = new Tokenizer(db);
   }
 
@@ -49,15 +55,29 @@ export class TextIndexKeeper {
     return this.index !== null;
   }
 
-  /** The index as the file is now (loaded or reloaded if needed). */
-  current(): TextMemoryIndex {
+  /** Whether changes are worth recording in full (a copy is loaded or loading). */
+  get wantsChanges(): boolean {
+    return this.index !== null || this.loading !== null;
+  }
+
+  /** The index as the file is now; null while it loads in the background. */
+  current(): TextMemoryIndex | null {
     this.versionStatement ??= this.db.prepare<[], number>('PRAGMA data_version').pluck();
     const version = this.versionStatement.get()!;
     if (this.index && version !== this.dataVersion && this.storedGeneration() !== this.generation) this.index = null;
     this.dataVersion = version;
-    if (!this.index) this.load();
-    if (this.index!.wantsCompaction) this.index!.compact();
-    return this.index!;
+    if (!this.index && !this.loading) {
+      this.lastRowStatement ??= this.db.prepare<[], number>('SELECT rowid FROM search_text ORDER BY rowid DESC LIMIT 1').pluck();
+      if ((this.lastRowStatement.get() ?? 0) <= this.syncLoadRows) this.loadNow();
+      else this.loading = this.loadInBackground();
+    }
+    if (this.index?.wantsCompaction) this.index.compact();
+    return this.index;
+  }
+
+  /** Settles when no background load is under way (for tests and measurements). */
+  async settled(): Promise<void> {
+    while (this.loading) await this.loading;
   }
 
   /** Query terms as FTS5 would tokenize each. */
@@ -70,64 +90,49 @@ export class TextIndexKeeper {
     return this.generationStatement.get() ?? 0;
   }
 
-  private load(): void {
+  private loadNow(): void {
     const started = performance.now();
-    const index = new TextMemoryIndex();
-    this.db.transaction(() => {
-      this.generation = this.storedGeneration();
-      // In row order, a document's rows come together (they are inserted together); a document
-      // met again later has all its rows read through doc_texts and put again.
-      // Read in pages of row ids: FTS5 is asked for the tokens of non-ASCII texts in between.
-      const page = this.db.prepare<[number, number], LoadRow>(
-        `SELECT s.rowid AS rowid, s.doc AS doc, s.field AS field, s.locale AS locale, s.body AS body, d.env AS env, d.folder AS folder, d.key AS key
-         FROM search_text s JOIN docs d ON d.rowid = s.doc WHERE s.rowid > ? AND d.data IS NOT NULL ORDER BY s.rowid LIMIT ?`,
-      );
-      const seen = new Set<number>();
-      const again = new Set<number>();
-      let doc: LoadRow | null = null;
-      let texts: TextRowText[] = [];
-      const flush = () => {
-        if (doc) this.putTexts(index, doc.doc, scopeOf(doc.env, doc.folder), doc.key, texts);
-        texts = [];
-      };
-      for (let after = 0; ; ) {
-        const rows = page.all(after, LOAD_PAGE);
-        for (const row of rows) {
-          if (row.doc !== doc?.doc) {
-            flush();
-            if (seen.has(row.doc)) again.add(row.doc);
-            seen.add(row.doc);
-            doc = row;
-          }
-          texts.push({ field: row.field, locale: row.locale, text: row.body });
-        }
-        if (rows.length < LOAD_PAGE) break;
-        after = rows[rows.length - 1]!.rowid;
-      }
-      flush();
-      const ofDoc = this.db.prepare<[number], LoadRow>(
-        `SELECT t.trow AS rowid, t.doc AS doc, s.field AS field, s.locale AS locale, s.body AS body, d.env AS env, d.folder AS folder, d.key AS key
-         FROM doc_texts t JOIN search_text s ON s.rowid = t.trow JOIN docs d ON d.rowid = t.doc WHERE t.doc = ? AND d.data IS NOT NULL ORDER BY t.trow`,
-      );
-      for (const id of again) {
-        const all = ofDoc.all(id);
-        if (all.length === 0) continue;
-        this.putTexts(index, id, scopeOf(all[0]!.env, all[0]!.folder), all[0]!.key, all.map((r) => ({ field: r.field, locale: r.locale, text: r.body })));
-      }
-    })();
-    index.trim();
-    this.index = index;
-    this.lastLoadMs = performance.now() - started;
+    const steps = loadTextIndex(this.file, this.tokenizer);
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    this.install(step.value, started);
   }
 
-  private putTexts(index: TextMemoryIndex, doc: number, scope: string, key: string, texts: readonly TextRowText[], removed?: readonly (readonly string[])[]): void {
-    const tokens = this.tokenizer.tokenize(texts.map((t) => t.text));
-    const rows: TokenRow[] = texts.map((t, i) => ({ field: t.field, locale: t.locale, tokens: tokens[i]! }));
-    index.put({ doc, scope, key, rows }, removed);
+  private async loadInBackground(): Promise<void> {
+    const started = performance.now();
+    try {
+      const steps = loadTextIndex(this.file, this.tokenizer);
+      let step = steps.next();
+      while (!step.done) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        step = steps.next();
+      }
+      this.install(step.value, started);
+    } catch {
+      // The file closed under the load (the service stopping): searches keep going to FTS5.
+      this.queued = [];
+    } finally {
+      this.loading = null;
+    }
+  }
+
+  private install(loaded: { index: TextMemoryIndex; generation: number }, started: number): void {
+    this.index = loaded.index;
+    this.generation = loaded.generation;
+    // The load read an earlier state than the last look at data_version: the next search compares generations.
+    this.dataVersion = -1;
+    const queued = this.queued;
+    this.queued = [];
+    for (const { changes, generation } of queued) if (generation > this.generation) this.apply(changes, generation);
+    this.lastLoadMs = performance.now() - started;
   }
 
   /** Applies the changes a writer of this file committed as `generation` (the copy must be at the one before, or it is dropped). */
   apply(changes: readonly Change[], generation: number): void {
+    if (this.loading && !this.index) {
+      this.queued.push({ changes, generation });
+      return;
+    }
     if (!this.index) return;
     if (generation !== this.generation + 1) {
       this.index = null;
@@ -135,7 +140,7 @@ export class TextIndexKeeper {
     }
     for (const change of changes) {
       if (change.kind === 'remove') this.index.remove(change.doc, change.texts ? this.tokenizer.tokenize(change.texts) : undefined);
-      else this.putTexts(this.index, change.doc, change.scope, change.key, change.rows);
+      else putTexts(this.index, this.tokenizer, change, change.rows);
     }
     this.generation = generation;
   }
@@ -150,7 +155,7 @@ export class TextChanges {
 
   /** Whether removed rows' texts are worth reading (only for a loaded in-memory copy). */
   get wantsTexts(): boolean {
-    return this.keeper?.loaded ?? false;
+    return this.keeper?.wantsChanges ?? false;
   }
 
   removed(doc: number, texts: readonly string[] | null): void {

@@ -69,6 +69,12 @@ export class TextMemoryIndex {
     return this.tokens / this.rows;
   }
 
+  /** Makes room for a term's postings before a load (FTS5 counts its rows): no growing and copying. */
+  reserve(term: string, rows: number): void {
+    if (!this.terms.has(term)) this.terms.set(term, new Postings(Math.max(1, rows)));
+    this.sortedVocabulary = null;
+  }
+
   /** Replaces a document's rows (none: removes it). */
   put(doc: TokenDoc, removed?: readonly (readonly string[])[]): void {
     this.remove(doc.doc, removed);
@@ -182,14 +188,18 @@ export class TextMemoryIndex {
     this.dead = 0;
   }
 
-  /** After a bulk load: no spare capacity in the postings. */
+  /** After a bulk load: no spare capacity in the postings, no term reserved for nothing. */
   trim(): void {
-    for (const postings of this.terms.values()) postings.trim();
+    for (const [term, postings] of this.terms) {
+      if (postings.df === 0) this.terms.delete(term);
+      else postings.trim();
+    }
+    this.sortedVocabulary = null;
   }
 
   /** Terms with at least one live row, in code-unit order, for typo tolerance. */
   vocabulary(): readonly string[] {
-    this.sortedVocabulary ??= [...this.terms.keys()].sort();
+    this.sortedVocabulary ??= [...this.terms].filter(([, postings]) => postings.df > 0).map(([term]) => term).sort();
     return this.sortedVocabulary;
   }
 

@@ -108,7 +108,7 @@ describe('in-memory text index beside FTS5 (docs/decisions/0200)', () => {
       const index = new SqliteSearchIndex(file);
       const fts5 = new SqliteSearchTables(openSqlite(file, { vectors: true }));
       const elsewhere = openSqlite(file, { vectors: true });
-      const keeper = new TextIndexKeeper(elsewhere);
+      const keeper = new TextIndexKeeper(elsewhere, file);
       const next = random(42);
       const keys = new Map<string, { env: string; folder: string }>();
       let position = 0;
@@ -184,6 +184,38 @@ describe('in-memory text index beside FTS5 (docs/decisions/0200)', () => {
       } finally {
         await reader.close();
         await writer.close();
+      }
+    });
+  });
+
+  describe('loading', () => {
+    it('loads a big file in the background, FTS5 answering meanwhile, and takes what was written during the load', async () => {
+      const file = `${tempDir()}/delivery.db`;
+      const index = new SqliteSearchIndex(file);
+      const reader = openSqlite(file, { vectors: true });
+      const keeper = new TextIndexKeeper(reader, file, 0);
+      let position = 0;
+      const put = (key: string, words: string) =>
+        index.unitOfWork('t', String(++position).padStart(20, '0'), async (tx) => {
+          await tx.index({ env: 'e', folder: 'f', key, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', owner: null, data: { title: key } });
+          await tx.indexSearch('e', 'f', key, { texts: [{ field: 'title', locale: '', text: words }], vectors: [] });
+        });
+      const query: TextQuery = { words: ['fig'], fields: ['title'], locale: null, limit: 100 };
+      try {
+        for (let i = 0; i < 50; i++) await put(`k${i}`, i % 3 === 0 ? 'fig tree fig' : 'olive tree');
+        expect(memoryTextSearch(keeper, 'e', 'f', query), 'while loading').to.equal(null);
+        await put('late', 'fig');
+        let hits = memoryTextSearch(keeper, 'e', 'f', query);
+        for (let tries = 0; hits === null && tries < 10; tries++) {
+          await keeper.settled();
+          hits = memoryTextSearch(keeper, 'e', 'f', query);
+        }
+        expect(hits).to.not.equal(null);
+        expect(hits!.map((h) => h.key)).to.include('late');
+        expect(hits).to.deep.equal(new SqliteSearchTables(reader).searchTextFts5('e', 'f', query));
+      } finally {
+        await index.close();
+        reader.close();
       }
     });
   });

@@ -146,6 +146,7 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly searchReader: SqliteSearchTables;
   /** The FTS rows' changes of each unit of work, for the reader's in-memory text index (docs/decisions/0200). */
   private readonly textChanges: TextChanges;
+  private readonly textKeeper: TextIndexKeeper;
 
   constructor(file: string) {
     this.writer = openSqlite(file, { vectors: true, derived: true });
@@ -155,14 +156,15 @@ export class SqliteSearchIndex implements SearchIndex {
     this.reader.function('fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? fold(value) : value));
     this.w = statements(this.writer);
     this.r = statements(this.reader);
-    const keeper = new TextIndexKeeper(this.reader, file);
-    this.textChanges = new TextChanges(keeper);
+    this.textKeeper = new TextIndexKeeper(this.reader, file);
+    this.textChanges = new TextChanges(this.textKeeper);
     this.searchWriter = new SqliteSearchTables(this.writer, { changes: this.textChanges });
-    this.searchReader = new SqliteSearchTables(this.reader, { keeper });
+    this.searchReader = new SqliteSearchTables(this.reader, { keeper: this.textKeeper });
     this.releaseCheckpoints = checkpointInBackground(this.writer, file);
   }
 
   async searchText(env: string, folder: string, query: TextQuery): Promise<Scored[]> {
+    if (query.words) await this.textKeeper.prepare();
     return this.searchReader.searchText(env, folder, query);
   }
 

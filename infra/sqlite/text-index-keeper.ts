@@ -20,11 +20,14 @@ type Change =
 /** Files of up to this many FTS rows are loaded at once, on the search that needs them; bigger ones a page per turn of the event loop. */
 export const SYNC_LOAD_ROWS = 20_000;
 
+/** Milliseconds of loading between two turns of the event loop. */
+const SLICE_MS = 10;
+
 /**
  * Keeps the in-memory text index of a delivery index file in step with its FTS rows
  * (docs/decisions/0200). The first search loads it (text-index-load.ts): a small file at once, a
- * big one in the background, a page of rows per turn of the event loop, searches going to FTS5
- * until it is ready. Changes this process commits are applied right after their commit
+ * big one in the background, 10 ms of work per turn of the event loop (word searches wait for it,
+ * SqliteSearchIndex.searchText). Changes this process commits are applied right after their commit
  * (TextChanges; those committed during a background load are queued and applied after it).
  * Before each search, SQLite's `data_version` tells whether any other connection committed
  * since the last look, and if so the stored generation is read: a generation the copy does not
@@ -75,6 +78,15 @@ export class TextIndexKeeper {
     return this.index;
   }
 
+  /**
+   * Before a search: starts the load if needed, and answers the load under way (a word search
+   * waits for it: FTS5 would take longer, and its work would slow the load), or null.
+   */
+  prepare(): Promise<void> | null {
+    this.current();
+    return this.loading;
+  }
+
   /** Settles when no background load is under way (for tests and measurements). */
   async settled(): Promise<void> {
     while (this.loading) await this.loading;
@@ -105,7 +117,9 @@ export class TextIndexKeeper {
       let step = steps.next();
       while (!step.done) {
         await new Promise<void>((resolve) => setImmediate(resolve));
-        step = steps.next();
+        const until = performance.now() + SLICE_MS;
+        do step = steps.next();
+        while (!step.done && performance.now() < until);
       }
       this.install(step.value, started);
     } catch {

@@ -3,7 +3,7 @@ import { TextMemoryIndex, type TokenRow } from './text-memory-index.js';
 import type { Tokenizer } from './text-tokens.js';
 
 /** Rows read at a time when loading: a slice of work between two turns of the event loop. */
-const LOAD_PAGE = 1024;
+const LOAD_PAGE = 256;
 
 export const scopeOf = (env: string, folder: string): string => `${env}/${folder}`;
 

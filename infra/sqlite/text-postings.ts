@@ -8,7 +8,7 @@
  */
 export class Postings {
   slots: Int32Array;
-  tfs: Uint16Array | Uint32Array;
+  tfs: Uint8Array | Uint16Array | Uint32Array;
   length = 0;
   df = 0;
   bound = 0;
@@ -16,11 +16,13 @@ export class Postings {
 
   constructor(capacity = 4) {
     this.slots = new Int32Array(capacity);
-    this.tfs = new Uint16Array(capacity);
+    this.tfs = new Uint8Array(capacity);
   }
 
   push(slot: number, tf: number): void {
     if (this.length === this.slots.length) this.grow(Math.max(4, Math.ceil(this.length * 1.5)));
+    // Frequencies take a byte until one needs more.
+    if (tf > 0xff && this.tfs instanceof Uint8Array) this.tfs = Uint16Array.from(this.tfs);
     if (tf > 0xffff && this.tfs instanceof Uint16Array) this.tfs = Uint32Array.from(this.tfs);
     this.slots[this.length] = slot;
     this.tfs[this.length] = tf;
@@ -30,7 +32,7 @@ export class Postings {
   private grow(capacity: number): void {
     const slots = new Int32Array(capacity);
     slots.set(this.slots.subarray(0, this.length));
-    const tfs = this.tfs instanceof Uint16Array ? new Uint16Array(capacity) : new Uint32Array(capacity);
+    const tfs = this.tfs instanceof Uint8Array ? new Uint8Array(capacity) : this.tfs instanceof Uint16Array ? new Uint16Array(capacity) : new Uint32Array(capacity);
     tfs.set(this.tfs.subarray(0, this.length));
     this.slots = slots;
     this.tfs = tfs;

@@ -10,7 +10,7 @@ import type { SqliteDb } from './open.js';
  * whatever SQLite does.
  */
 const ASCII = /^[\x00-\x7f]*$/;
-const ASCII_TOKEN = /[A-Za-z0-9]+/g;
+const ASCII_TOKEN = /[a-z0-9]+/g;
 
 export const isAsciiTerm = (term: string): boolean => /^[a-z0-9]+$/.test(term);
 
@@ -20,9 +20,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS temp.text_tokens_instance USING fts5vocab(tem
 `;
 
 function asciiTokens(text: string): string[] {
-  const tokens = text.match(ASCII_TOKEN) ?? [];
-  for (let i = 0; i < tokens.length; i++) tokens[i] = tokens[i]!.toLowerCase();
-  return tokens;
+  return text.toLowerCase().match(ASCII_TOKEN) ?? [];
 }
 
 /** Tokenizes texts as `search_text` does; `db` (any connection) tokenizes the texts that are not plain ASCII. */

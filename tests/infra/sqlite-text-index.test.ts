@@ -5,6 +5,7 @@ import { SqliteSearchTables } from '../../infra/sqlite/search-tables.js';
 import { TextIndexKeeper } from '../../infra/sqlite/text-index-keeper.js';
 import { TextMemoryIndex } from '../../infra/sqlite/text-memory-index.js';
 import { topK } from '../../infra/sqlite/text-top-k.js';
+import { Postings } from '../../infra/sqlite/text-postings.js';
 import { memoryTextSearch } from '../../infra/sqlite/text-search.js';
 import { Tokenizer } from '../../infra/sqlite/text-tokens.js';
 import type { DeliveryDoc } from '../../projections/ports.js';
@@ -217,6 +218,17 @@ describe('in-memory text index beside FTS5 (docs/decisions/0200)', () => {
         await index.close();
         reader.close();
       }
+    });
+  });
+
+  describe('postings', () => {
+    it('keep frequencies of any size (a byte each until one needs more) and seek the first slot at or after a given one', () => {
+      const postings = new Postings(2);
+      [[1, 3], [4, 300], [9, 70_000], [12, 1], [40, 2]].forEach(([slot, tf]) => postings.push(slot!, tf!));
+      expect([...postings.tfs.subarray(0, postings.length)]).to.deep.equal([3, 300, 70_000, 1, 2]);
+      expect([...postings.slots.subarray(0, postings.length)]).to.deep.equal([1, 4, 9, 12, 40]);
+      expect([0, 1, 2, 5, 9, 13, 40, 41].map((slot) => postings.seek(0, slot))).to.deep.equal([0, 0, 1, 2, 2, 4, 4, 5]);
+      expect(postings.seek(3, 2)).to.equal(3);
     });
   });
 

@@ -41,9 +41,10 @@ export function* loadTextIndex(file: string, tokenizer: Tokenizer): Generator<vo
     yield;
     // In row order, a document's rows come together (they are inserted together); a document
     // met again later has all its rows read through doc_texts and put again.
+    // The rows straight from FTS5's content table (its columns in declaration order: body, doc, field, locale).
     const page = db.prepare<[number, number], LoadRow>(
-      `SELECT s.rowid AS rowid, s.doc AS doc, s.field AS field, s.locale AS locale, s.body AS body, d.env AS env, d.folder AS folder, d.key AS key
-       FROM search_text s JOIN docs d ON d.rowid = s.doc WHERE s.rowid > ? AND d.data IS NOT NULL ORDER BY s.rowid LIMIT ?`,
+      `SELECT s.id AS rowid, s.c1 AS doc, s.c2 AS field, s.c3 AS locale, s.c0 AS body, d.env AS env, d.folder AS folder, d.key AS key
+       FROM search_text_content s JOIN docs d ON d.rowid = s.c1 WHERE s.id > ? AND d.data IS NOT NULL ORDER BY s.id LIMIT ?`,
     );
     const seen = new Set<number>();
     const again = new Set<number>();

@@ -110,17 +110,24 @@ export class TextMemoryIndex {
     this.rowAlive[slot] = 1;
     this.rows += 1;
     this.tokens += len;
-    const counts = new Map<string, number>();
-    for (const token of row.tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
-    for (const [term, tf] of counts) {
-      let postings = this.terms.get(term);
+    // A term's last posting is this row's once the row has met it: its frequency goes up in place.
+    const met: Postings[] = [];
+    for (const token of row.tokens) {
+      let postings = this.terms.get(token);
       if (!postings) {
-        this.terms.set(term, (postings = new Postings()));
+        this.terms.set(token, (postings = new Postings()));
         this.sortedVocabulary = null;
       }
-      postings.push(slot, tf);
-      postings.df += 1;
-      if (postings.ref > 0) touched.set(postings, (touched.get(postings) ?? 0) + frequencyPart(tf, len, postings.ref));
+      const last = postings.length - 1;
+      if (last >= 0 && postings.slots[last] === slot) postings.count(last);
+      else {
+        postings.push(slot, 1);
+        postings.df += 1;
+        met.push(postings);
+      }
+    }
+    for (const postings of met) {
+      if (postings.ref > 0) touched.set(postings, (touched.get(postings) ?? 0) + frequencyPart(postings.tfs[postings.length - 1]!, len, postings.ref));
     }
   }
 

@@ -29,6 +29,14 @@ export class Postings {
     this.length += 1;
   }
 
+  /** One more occurrence in the row of posting `at`. */
+  count(at: number): void {
+    const tf = this.tfs[at]! + 1;
+    if (tf > 0xff && this.tfs instanceof Uint8Array) this.tfs = Uint16Array.from(this.tfs);
+    if (tf > 0xffff && this.tfs instanceof Uint16Array) this.tfs = Uint32Array.from(this.tfs);
+    this.tfs[at] = tf;
+  }
+
   private grow(capacity: number): void {
     const slots = new Int32Array(capacity);
     slots.set(this.slots.subarray(0, this.length));

@@ -34,6 +34,8 @@ export function putTexts(
 export function* loadTextIndex(file: string, tokenizer: Tokenizer): Generator<void, { index: TextMemoryIndex; generation: number }> {
   const db: SqliteDb = openSqlite(file);
   try {
+    // One pass over the rows: a small page cache is enough (and is memory the service keeps after a load).
+    db.pragma('cache_size = -2048');
     db.exec('BEGIN');
     const generation = db.prepare<[], number>('SELECT value FROM search_generation WHERE id = 0').pluck().get() ?? 0;
     const index = new TextMemoryIndex();

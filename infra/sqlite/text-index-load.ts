@@ -1,6 +1,6 @@
 import { openSqlite, type SqliteDb } from './open.js';
 import { TextMemoryIndex, type TokenRow } from './text-memory-index.js';
-import type { Tokenizer } from './text-tokens.js';
+import { isAscii, type Tokenizer } from './text-tokens.js';
 
 /** Rows read at a time when loading: a slice of work between two turns of the event loop. */
 const LOAD_PAGE = 256;
@@ -19,8 +19,11 @@ export function putTexts(
   texts: readonly TextRowText[],
   removed?: readonly (readonly string[])[],
 ): void {
-  const tokens = tokenizer.tokenize(texts.map((t) => t.text));
-  const rows: TokenRow[] = texts.map((t, i) => ({ field: t.field, locale: t.locale, tokens: tokens[i]! }));
+  // Plain ASCII is split by the index as it reads it; anything else is tokenized by FTS5.
+  const others = texts.filter((t) => !isAscii(t.text));
+  const tokens = others.length > 0 ? tokenizer.tokenize(others.map((t) => t.text)) : [];
+  let next = 0;
+  const rows: TokenRow[] = texts.map((t) => (isAscii(t.text) ? { field: t.field, locale: t.locale, ascii: t.text } : { field: t.field, locale: t.locale, tokens: tokens[next++]! }));
   index.put({ ...doc, rows }, removed);
 }
 

@@ -1,11 +1,14 @@
-import { Postings } from './text-postings.js';
+import type { Postings } from './text-postings.js';
+import { Terms } from './text-terms.js';
 
 /** BM25's parameters as FTS5's bm25() fixes them (fts5_aux.c). */
 export const K1 = 1.2;
 export const B = 0.75;
 
-/** One FTS row of a document: its field, locale and tokens (text-tokens.ts). */
-export type TokenRow = { readonly field: string; readonly locale: string; readonly tokens: readonly string[] };
+/** One FTS row of a document: its field, locale and tokens (text-tokens.ts), or its text when it is plain ASCII (split as it is read). */
+export type TokenRow =
+  | { readonly field: string; readonly locale: string; readonly tokens: readonly string[] }
+  | { readonly field: string; readonly locale: string; readonly ascii: string };
 
 /** A document's rows as they are added: which collection it is in, its key, its rows. */
 export type TokenDoc = { readonly doc: number; readonly scope: string; readonly key: string; readonly rows: readonly TokenRow[] };
@@ -40,7 +43,7 @@ class Names {
  * takes them out of the counts BM25 reads (rows, tokens, rows per term), as FTS5 does.
  */
 export class TextMemoryIndex {
-  readonly terms = new Map<string, Postings>();
+  private readonly table = new Terms();
   readonly fields = new Names();
   readonly locales = new Names();
   readonly scopes = new Names();
@@ -65,14 +68,18 @@ export class TextMemoryIndex {
   private dead = 0;
   private sortedVocabulary: string[] | null = null;
 
+  /** Postings by term (terms whose rows are all gone have none live: `df` 0). */
+  get terms(): ReadonlyMap<string, Postings> {
+    return this.table.byName;
+  }
+
   get averageLength(): number {
     return this.tokens / this.rows;
   }
 
   /** Makes room for a term's postings before a load (FTS5 counts its rows): no growing and copying. */
   reserve(term: string, rows: number): void {
-    if (!this.terms.has(term)) this.terms.set(term, new Postings(Math.max(1, rows)));
-    this.sortedVocabulary = null;
+    this.table.named(term, Math.max(1, rows));
   }
 
   /** Replaces a document's rows (none: removes it). */
@@ -102,30 +109,28 @@ export class TextMemoryIndex {
   private addRow(d: number, row: TokenRow, touched: Map<Postings, number>): void {
     const slot = this.slots++;
     for (const name of ['rowDoc', 'rowLen', 'rowField', 'rowLocale', 'rowAlive'] as const) this[name] = grown(this[name], slot + 1);
-    const len = row.tokens.length;
     this.rowDoc[slot] = d;
-    this.rowLen[slot] = len;
     this.rowField[slot] = this.fields.id(row.field);
     this.rowLocale[slot] = this.locales.id(row.locale);
     this.rowAlive[slot] = 1;
-    this.rows += 1;
-    this.tokens += len;
     // A term's last posting is this row's once the row has met it: its frequency goes up in place.
     const met: Postings[] = [];
-    for (const token of row.tokens) {
-      let postings = this.terms.get(token);
-      if (!postings) {
-        this.terms.set(token, (postings = new Postings()));
-        this.sortedVocabulary = null;
-      }
+    const visit = (postings: Postings): void => {
       const last = postings.length - 1;
-      if (last >= 0 && postings.slots[last] === slot) postings.count(last);
-      else {
-        postings.push(slot, 1);
-        postings.df += 1;
-        met.push(postings);
-      }
+      if (last >= 0 && postings.slots[last] === slot) return postings.count(last);
+      postings.push(slot, 1);
+      if (postings.df++ === 0) this.sortedVocabulary = null;
+      met.push(postings);
+    };
+    let len: number;
+    if ('ascii' in row) len = this.table.scan(row.ascii, visit);
+    else {
+      for (const token of row.tokens) visit(this.table.named(token));
+      len = row.tokens.length;
     }
+    this.rowLen[slot] = len;
+    this.rows += 1;
+    this.tokens += len;
     for (const postings of met) {
       if (postings.ref > 0) touched.set(postings, (touched.get(postings) ?? 0) + frequencyPart(postings.tfs[postings.length - 1]!, len, postings.ref));
     }
@@ -157,10 +162,7 @@ export class TextMemoryIndex {
       const postings = this.terms.get(term);
       if (!postings) continue;
       postings.df -= 1;
-      if (postings.df === 0) {
-        this.terms.delete(term);
-        this.sortedVocabulary = null;
-      }
+      if (postings.df === 0) this.sortedVocabulary = null;
     }
   }
 
@@ -197,10 +199,7 @@ export class TextMemoryIndex {
 
   /** After a bulk load: no spare capacity in the postings, no term reserved for nothing. */
   trim(): void {
-    for (const [term, postings] of this.terms) {
-      if (postings.df === 0) this.terms.delete(term);
-      else postings.trim();
-    }
+    for (const postings of this.terms.values()) postings.trim();
     this.sortedVocabulary = null;
   }
 

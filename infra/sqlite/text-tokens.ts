@@ -12,7 +12,8 @@ import type { SqliteDb } from './open.js';
 const ASCII = /^[\x00-\x7f]*$/;
 const ASCII_TOKEN = /[a-z0-9]+/g;
 
-export const isAsciiTerm = (term: string): boolean => /^[a-z0-9]+$/.test(term);
+/** Whether a text is plain ASCII (split on letters and digits without asking FTS5). */
+export const isAscii = (text: string): boolean => ASCII.test(text);
 
 const TEMP_SCHEMA = `
 CREATE VIRTUAL TABLE IF NOT EXISTS temp.text_tokens USING fts5(body, tokenize = 'unicode61 remove_diacritics 2');

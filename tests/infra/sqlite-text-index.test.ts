@@ -52,6 +52,20 @@ describe('in-memory text index beside FTS5 (docs/decisions/0200)', () => {
         const texts = [...TRICKY, ...Array.from({ length: 300 }, () => randomAscii(next))];
         expect(new Tokenizer(db).tokenize(texts)).to.deep.equal(fts5Tokens(db, texts));
         expect(new Tokenizer(db).tokenize(['Héllo', 'ABC def'])).to.deep.equal([['hello'], ['abc', 'def']]);
+        // The index splits ASCII rows itself as it reads them: the same lengths and frequencies.
+        const ascii = texts.filter((t) => /^[\x00-\x7f]*$/.test(t));
+        const index = new TextMemoryIndex();
+        ascii.forEach((text, i) => index.put({ doc: i, scope: 's', key: `k${i}`, rows: [{ field: 'f', locale: '', ascii: text }] }));
+        const want = fts5Tokens(db, ascii);
+        expect(ascii.map((_, i) => index.rowLen[i])).to.deep.equal(want.map((t) => t.length));
+        const counts = (tokens: string[]) => [...new Set(tokens)].map((t) => [t, tokens.filter((x) => x === t).length]);
+        for (const [i, tokens] of want.entries()) {
+          for (const [term, tf] of counts(tokens)) {
+            const postings = index.terms.get(term as string)!;
+            const at = postings.seek(0, i);
+            expect([postings.slots[at], postings.tfs[at]], `${JSON.stringify(ascii[i])} ${term}`).to.deep.equal([i, tf]);
+          }
+        }
       } finally {
         db.close();
       }

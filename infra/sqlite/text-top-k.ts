@@ -80,6 +80,11 @@ class Search {
   run(): Scored[] {
     const { index, terms } = this;
     for (;;) {
+      if (this.essential === terms.length - 1) {
+        this.runOne();
+        break;
+      }
+      if (this.essential >= terms.length) break;
       let slot = 0x7fffffff;
       for (let i = this.essential; i < terms.length; i++) {
         const term = terms[i]!;
@@ -98,6 +103,41 @@ class Search {
       }
     }
     return this.best.sorted();
+  }
+
+  /**
+   * The same walk once one term is left essential (the usual case once the best are good): along
+   * its postings, each document bounded by this term's parts and the others' bounds before
+   * anything else is done for it.
+   */
+  private runOne(): void {
+    const { index, terms, below } = this;
+    const last = terms.length - 1;
+    const term = terms[last]!;
+    const { slots, tfs, length } = term.postings;
+    const weight = term.idf;
+    const average = this.average;
+    for (let at = term.at; at < length && this.essential === last; ) {
+      const slot = slots[at]!;
+      const d = index.rowDoc[slot]!;
+      const first = index.docFirst[d]!;
+      const end = first + index.docRows[d]!;
+      if (index.rowAlive[slot] !== 1 || index.docScope[d] !== this.scope || slot < first || slot >= end) {
+        at += 1;
+        continue;
+      }
+      let upper = below[last]!;
+      let k = at;
+      for (; k < length && slots[k]! < end; k++) {
+        const tf = tfs[k]!;
+        upper += weight * ((tf * (K1 + 1.0)) / (tf + K1 * (1 - B + (B * index.rowLen[slots[k]!]!) / average)));
+      }
+      if (!this.best.full || upper * (1 + SLACK) >= this.best.threshold * (1 - SLACK)) {
+        term.at = at;
+        if (this.mayEnter(first, end)) this.score(d, first, end);
+      }
+      at = k;
+    }
   }
 
   /**
@@ -177,7 +217,7 @@ class Heap {
   private readonly scores: number[] = [];
 
   constructor(
-    private readonly size: number,
+    readonly size: number,
     private readonly keys: readonly string[],
   ) {}
 

@@ -11,6 +11,7 @@ import { checkpointInBackground } from './background-checkpoints.js';
 import { SEARCH_SCHEMA, SqliteSearchTables } from './search-tables.js';
 import type { Statement } from './driver.js';
 import { DATA_VALUE, DOC_COLUMNS, migrateDocsFormat } from './docs-format.js';
+import { TextChanges, TextIndexKeeper } from './text-index-keeper.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS docs (
@@ -144,6 +145,9 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly mutex = new Mutex();
   private readonly searchWriter: SqliteSearchTables;
   private readonly searchReader: SqliteSearchTables;
+  /** The FTS rows' changes of each unit of work, for the reader's in-memory text index (docs/decisions/0200). */
+  private readonly textChanges: TextChanges;
+  private readonly textKeeper: TextIndexKeeper;
 
   constructor(file: string) {
     this.writer = openSqlite(file, { vectors: true, derived: true });
@@ -154,12 +158,15 @@ export class SqliteSearchIndex implements SearchIndex {
     this.reader.function('fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? fold(value) : value));
     this.w = statements(this.writer);
     this.r = statements(this.reader);
-    this.searchWriter = new SqliteSearchTables(this.writer);
-    this.searchReader = new SqliteSearchTables(this.reader);
+    this.textKeeper = new TextIndexKeeper(this.reader, file);
+    this.textChanges = new TextChanges(this.textKeeper);
+    this.searchWriter = new SqliteSearchTables(this.writer, { changes: this.textChanges });
+    this.searchReader = new SqliteSearchTables(this.reader, { keeper: this.textKeeper });
     this.releaseCheckpoints = checkpointInBackground(this.writer, file);
   }
 
   async searchText(env: string, folder: string, query: TextQuery): Promise<Scored[]> {
+    if (query.words) await this.textKeeper.prepare();
     return this.searchReader.searchText(env, folder, query);
   }
 
@@ -254,8 +261,11 @@ export class SqliteSearchIndex implements SearchIndex {
       try {
         await work(new Writer(this.w, this.searchWriter));
         this.w.saveCheckpoint.run(consumer, position);
+        this.textChanges.beforeCommit(this.writer);
         this.writer.exec('COMMIT');
+        this.textChanges.afterCommit();
       } catch (error) {
+        this.textChanges.discard();
         if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
         throw error;
       }

@@ -4,6 +4,8 @@ import type { Statement } from './driver.js';
 import type { SqliteDb } from './open.js';
 import { closeTerms } from './fuzzy-terms.js';
 import { expansionsPerWord } from '../../projections/typo-tolerance.js';
+import { GENERATION_SCHEMA, type TextChanges, type TextIndexKeeper } from './text-index-keeper.js';
+import { memoryTextSearch } from './text-search.js';
 
 /**
  * Search beside the delivery documents (docs/decisions/0051): FTS5 rows per document, searchable
@@ -18,6 +20,7 @@ CREATE TABLE IF NOT EXISTS doc_texts (doc INTEGER NOT NULL, trow INTEGER NOT NUL
 CREATE INDEX IF NOT EXISTS doc_texts_by_doc ON doc_texts (doc);
 CREATE TABLE IF NOT EXISTS doc_vectors (vrow INTEGER PRIMARY KEY, doc INTEGER NOT NULL, dims INTEGER NOT NULL, bytes INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS doc_vectors_by_doc ON doc_vectors (doc);
+${GENERATION_SCHEMA}
 `;
 
 const vecTable = (dims: number): string => `vec_${dims}`;
@@ -46,7 +49,14 @@ export class SqliteSearchTables {
   private readonly known = new Set<number>();
   private readonly statements = new Map<string, Statement>();
 
-  constructor(private readonly db: SqliteDb) {
+  /**
+   * `text`: on a reader, the in-memory text index that answers word searches; on a writer, the
+   * record of the FTS rows it changes (docs/decisions/0200).
+   */
+  constructor(
+    private readonly db: SqliteDb,
+    private readonly text: { readonly keeper?: TextIndexKeeper; readonly changes?: TextChanges } = {},
+  ) {
     for (const { name } of db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'vec%'").all()) {
       if (/^vec_\d+$/.test(name)) this.known.add(Number(name.slice(4)));
     }
@@ -100,7 +110,13 @@ export class SqliteSearchTables {
 
   /** Removes every search row of a document. */
   clear(doc: number): void {
-    for (const { trow } of this.sql('SELECT trow FROM doc_texts WHERE doc = ?').all(doc) as { trow: number }[]) {
+    const trows = this.sql('SELECT trow FROM doc_texts WHERE doc = ?').all(doc) as { trow: number }[];
+    const changes = this.text.changes;
+    if (changes && trows.length > 0) {
+      const body = this.sql('SELECT body FROM search_text WHERE rowid = ?').pluck();
+      changes.removed(doc, changes.wantsTexts ? trows.map(({ trow }) => body.get(trow) as string) : null);
+    }
+    for (const { trow } of trows) {
       this.sql('DELETE FROM search_text WHERE rowid = ?').run(trow);
     }
     this.sql('DELETE FROM doc_texts WHERE doc = ?').run(doc);
@@ -115,6 +131,10 @@ export class SqliteSearchTables {
     for (const text of entries.texts) {
       const { lastInsertRowid } = this.sql('INSERT INTO search_text (body, doc, field, locale) VALUES (?, ?, ?, ?)').run(text.text, doc, text.field, text.locale);
       this.sql('INSERT INTO doc_texts (doc, trow) VALUES (?, ?)').run(doc, lastInsertRowid);
+    }
+    if (this.text.changes && entries.texts.length > 0) {
+      const key = this.sql('SELECT key FROM docs WHERE rowid = ?').pluck().get(doc) as string;
+      this.text.changes.put(doc, scope, key, entries.texts.map((t) => ({ field: t.field, locale: t.locale, text: t.text })));
     }
     for (const vector of entries.vectors) {
       const dims = vector.vector.length;
@@ -134,18 +154,33 @@ export class SqliteSearchTables {
     return (this.sql('SELECT SUM(bytes) AS bytes FROM doc_vectors WHERE doc = ?').get(doc) as { bytes: number | null }).bytes ?? 0;
   }
 
+  /**
+   * Documents of the collection by BM25, best first (docs/decisions/0200): a document scores the
+   * sum of its matching rows' bm25() in the named fields and locale; published documents only.
+   * Words are answered by the in-memory index when there is one; phrases, and words FTS5 would
+   * read as several tokens, by FTS5.
+   */
   searchText(env: string, folder: string, query: TextQuery): Scored[] {
+    if (query.fields.length === 0) return [];
+    if (this.text.keeper && query.words && !query.phrase) {
+      const hits = memoryTextSearch(this.text.keeper, env, folder, query);
+      if (hits) return hits;
+    }
+    return this.searchTextFts5(env, folder, query);
+  }
+
+  /** The same search by FTS5 alone. */
+  searchTextFts5(env: string, folder: string, query: TextQuery): Scored[] {
     const vocabulary = this.sql('SELECT term FROM search_vocab WHERE term >= ? AND term < ?').pluck();
     const match = ftsMatch(query, (from, to) => vocabulary.all(from, to) as string[]);
     if (!match || query.fields.length === 0) return [];
     const sql = `SELECT d.key AS key, -SUM(s.score) AS score FROM (
         SELECT doc, rank AS score FROM search_text
         WHERE search_text MATCH ? ${query.locale === null ? '' : "AND locale IN (?, '')"} AND field IN (${placeholders(query.fields.length)})
-        ORDER BY rank LIMIT ?
       ) s JOIN docs d ON d.rowid = s.doc
       WHERE d.env = ? AND d.folder = ? AND d.data IS NOT NULL
       GROUP BY s.doc ORDER BY score DESC, d.key LIMIT ?`;
-    return this.sql(sql).all(match, ...localeArg(query.locale), ...query.fields, query.limit * query.fields.length * 4, env, folder, query.limit) as Scored[];
+    return this.sql(sql).all(match, ...localeArg(query.locale), ...query.fields, env, folder, query.limit) as Scored[];
   }
 
   /** Nearest documents: one KNN query per field partition, each document at its nearest distance. */

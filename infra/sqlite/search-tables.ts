@@ -196,7 +196,7 @@ export class SqliteSearchTables {
   private bestPerDocument(env: string, folder: string, perField: VectorHit[][], limit: number): Scored[] {
     const docs = [...new Set(perField.flat().map((hit) => hit.doc))];
     const keys = new Map(
-      (this.sql('SELECT rowid, key FROM docs WHERE rowid IN (SELECT value FROM json_each(?)) AND env = ? AND folder = ? AND data IS NOT NULL')
+      (this.sql('SELECT rowid, key FROM docs WHERE rowid IN (SELECT value FROM json_each(?)) AND +env = ? AND +folder = ? AND data IS NOT NULL')
         .all(JSON.stringify(docs), env, folder) as { rowid: number; key: string }[]).map((row) => [row.rowid, row.key]),
     );
     const best = new Map<string, number>();

@@ -14,7 +14,7 @@ export const VECTOR_CHANGES_KEPT = 50_000;
 
 /** One partition's blocks, by locale. */
 type Partition = Map<string, VectorBlock>;
-type Stored = { vrow: number; locale: string; embedding: Uint8Array; doc: number };
+type Stored = { vrow: number; locale: string; embedding: Uint8Array | string; doc: number };
 
 const partitionId = (dims: number, scope: string): string => `${dims}\u0000${scope}`;
 
@@ -85,7 +85,8 @@ export class VectorCache {
     const known = this.partitions.get(id);
     if (known) return known.blocks;
     const blocks: Partition = new Map();
-    const rows = this.sql(`SELECT rowid AS vrow, locale, embedding, doc FROM vec_${dims} WHERE scope = ?`).iterate(scope) as IterableIterator<Stored>;
+    // As hex text: 100,000 blobs would each be a buffer for the collector, and the resident peak would show them.
+    const rows = this.sql(`SELECT rowid AS vrow, locale, hex(embedding) AS embedding, doc FROM vec_${dims} WHERE scope = ?`).iterate(scope) as IterableIterator<Stored>;
     for (const row of rows) blockOf(blocks, dims, row.locale).put(row.vrow, row.doc, row.embedding);
     for (const block of blocks.values()) block.trim();
     this.partitions.set(id, { dims, blocks });

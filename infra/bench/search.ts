@@ -181,6 +181,7 @@ export async function searchScenario(ctx: SearchContext, o: SearchBenchOptions):
   const bare = await timed(o, async () => (await call(`${ctx.baseline}/`)).status);
   const text = await timed(o, (i) => post({ find_text: { query: query(i).text } }));
   const hybrid = await timed(o, (i) => post({ search_mode: 'hybrid', find_text: { query: query(i).text }, vector_search: { query: query(i).vector } }));
+  const vector = await timed(o, (i) => post({ search_mode: 'vector', vector_search: { query: query(i).vector } }));
   const memory = memoryOf(service.child.pid ?? -1);
 
   const latency = (m: { p50: number; p95: number; requests: number }) => `p50 ${m.p50.toFixed(2)} ms, p95 ${m.p95.toFixed(2)} ms`;
@@ -189,6 +190,7 @@ export async function searchScenario(ctx: SearchContext, o: SearchBenchOptions):
     { name: `bare http get-one, one at a time`, value: latency(bare), note: `${bare.requests} requests` },
     { name: `${o.resources} resources: _search full text (2 words)`, value: latency(text), note: note(text) },
     { name: `${o.resources} resources: _search hybrid (2 + 4 words)`, value: latency(hybrid), target: 'p95 < 25 ms', met: hybrid.p95 < 25, note: note(hybrid) },
+    { name: `${o.resources} resources: _search vector (4 words)`, value: latency(vector), note: note(vector) },
     memory
       ? { name: `${o.resources} resources: search service RSS`, value: `${memory.rss.toFixed(0)} MB (peak ${memory.peak.toFixed(0)} MB)`, target: '< 400 MB', met: memory.peak < 400 }
       : { name: 'search service RSS', value: 'n/a', note: 'needs Linux /proc' },

@@ -14,6 +14,7 @@ import { API_PREFIX, COLLECTION_ALIAS, waitForDelivery } from './seed.js';
 import { VOCABULARY } from './search-vocabulary.js';
 import type { Bootstrap } from './service.js';
 import type { Figure, Row } from './table.js';
+import { withServiceCpu } from './search-cpu.js';
 
 export type SearchBenchOptions = {
   readonly resources: number;
@@ -180,12 +181,14 @@ export async function searchScenario(ctx: SearchContext, o: SearchBenchOptions):
   const post = async (body: unknown) => (await call(searchUrl, { method: 'POST', body })).status;
   const bare = await timed(o, async () => (await call(`${ctx.baseline}/`)).status);
   const text = await timed(o, (i) => post({ find_text: { query: query(i).text } }));
-  const hybrid = await timed(o, (i) => post({ search_mode: 'hybrid', find_text: { query: query(i).text }, vector_search: { query: query(i).vector } }));
-  const vector = await timed(o, (i) => post({ search_mode: 'vector', vector_search: { query: query(i).vector } }));
+  const pid = service.child.pid;
+  const hybrid = await withServiceCpu(pid, () => timed(o, (i) => post({ search_mode: 'hybrid', find_text: { query: query(i).text }, vector_search: { query: query(i).vector } })));
+  const vector = await withServiceCpu(pid, () => timed(o, (i) => post({ search_mode: 'vector', vector_search: { query: query(i).vector } })));
   const memory = memoryOf(service.child.pid ?? -1);
 
   const latency = (m: { p50: number; p95: number; requests: number }) => `p50 ${m.p50.toFixed(2)} ms, p95 ${m.p95.toFixed(2)} ms`;
-  const note = (m: { p50: number; requests: number }) => `${m.requests} requests one at a time; p50 ${(m.p50 / bare.p50).toFixed(1)}x bare http get-one`;
+  const note = (m: { p50: number; requests: number; cpuMs?: number | null }) =>
+    `${m.requests} requests one at a time; p50 ${(m.p50 / bare.p50).toFixed(1)}x bare http get-one${m.cpuMs ? `; service main thread ${m.cpuMs.toFixed(2)} ms CPU a search` : ''}`;
   const figures: Figure[] = [
     { name: `bare http get-one, one at a time`, value: latency(bare), note: `${bare.requests} requests` },
     { name: `${o.resources} resources: _search full text (2 words)`, value: latency(text), note: note(text) },

@@ -96,8 +96,9 @@ async function seed(b: Bootstrap, collection: string, o: SearchBenchOptions): Pr
 }
 
 /** Requests one after another (bounded in count and time); the latency of each, client side. */
-async function timed(o: SearchBenchOptions, send: (i: number) => Promise<number>): Promise<{ p50: number; p95: number; requests: number }> {
+async function timed(o: SearchBenchOptions, send: (i: number) => Promise<number>, warm?: () => Promise<void>): Promise<{ p50: number; p95: number; requests: number }> {
   for (let i = 0; i < 20; i++) await send(i);
+  await warm?.();
   const latency = new Latency();
   const deadline = performance.now() + o.seconds * 1000;
   let i = 0;
@@ -182,8 +183,8 @@ export async function searchScenario(ctx: SearchContext, o: SearchBenchOptions):
   const bare = await timed(o, async () => (await call(`${ctx.baseline}/`)).status);
   const text = await timed(o, (i) => post({ find_text: { query: query(i).text } }));
   const pid = service.child.pid;
-  const hybrid = await withServiceCpu(pid, () => timed(o, (i) => post({ search_mode: 'hybrid', find_text: { query: query(i).text }, vector_search: { query: query(i).vector } })));
-  const vector = await withServiceCpu(pid, () => timed(o, (i) => post({ search_mode: 'vector', vector_search: { query: query(i).vector } })));
+  const hybrid = await withServiceCpu(pid, (warm) => timed(o, (i) => post({ search_mode: 'hybrid', find_text: { query: query(i).text }, vector_search: { query: query(i).vector } }), warm));
+  const vector = await withServiceCpu(pid, (warm) => timed(o, (i) => post({ search_mode: 'vector', vector_search: { query: query(i).vector } }), warm));
   const memory = memoryOf(service.child.pid ?? -1);
 
   const latency = (m: { p50: number; p95: number; requests: number }) => `p50 ${m.p50.toFixed(2)} ms, p95 ${m.p95.toFixed(2)} ms`;

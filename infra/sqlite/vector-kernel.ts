@@ -67,7 +67,10 @@ function load(): { readonly kernel: Kernel; readonly name: string } {
   }
 }
 
-const chosen = load();
+/** Chosen on the first scan: a process that never searches vectors never loads usearch. */
+let chosen: { readonly kernel: Kernel; readonly name: string } | undefined;
+const choose = () => (chosen ??= load());
+
 /** The kernel this process uses: usearch where its binary loads, else the JavaScript scan. */
-export const nearestRows: Kernel = chosen.kernel;
-export const KERNEL_NAME = chosen.name;
+export const nearestRows: Kernel = (matrix, count, dims, query, k) => choose().kernel(matrix, count, dims, query, k);
+export const kernelName = (): string => choose().name;

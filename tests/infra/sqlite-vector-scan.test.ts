@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { SqliteSearchIndex } from '../../infra/sqlite/search-index.js';
 import { SqliteSearchTables } from '../../infra/sqlite/search-tables.js';
 import { openSqlite, type SqliteDb } from '../../infra/sqlite/open.js';
-import { KERNEL_NAME, nearestRows, scriptKernel } from '../../infra/sqlite/vector-kernel.js';
+import { kernelName, nearestRows, scriptKernel } from '../../infra/sqlite/vector-kernel.js';
 import type { DeliveryDoc } from '../../projections/ports.js';
 import type { SearchVector, VectorQuery } from '../../projections/search-ports.js';
 import { ALL_FIELDS } from '../../projections/search-entries.js';
@@ -144,7 +144,12 @@ describe('Vector search in memory (docs/decisions/0205)', () => {
     expect(tables.searchVectors('main', 'posts', 'main/posts', { vector: vector(100), fields: [], locale: null, limit: 5 })).to.deep.equal([]);
   });
 
-  it(`scans with the ${KERNEL_NAME} kernel, which finds the rows the JavaScript scan finds`, () => {
+  it('scans with usearch where its package ships a binary for this platform (linux-x64, linux-arm64, macOS)', () => {
+    const shipped = (process.platform === 'linux' && ['x64', 'arm64'].includes(process.arch)) || process.platform === 'darwin';
+    expect(kernelName()).to.equal(shipped ? 'usearch' : 'javascript');
+  });
+
+  it(`scans with the ${kernelName()} kernel, which finds the rows the JavaScript scan finds`, () => {
     for (const [count, dims, k] of [[1000, 100, 20], [300, 7, 300], [50, 3, 80], [0, 100, 5]] as const) {
       const matrix = new Float32Array(count * dims);
       for (let row = 0; row < count; row++) {

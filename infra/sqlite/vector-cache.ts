@@ -1,5 +1,5 @@
-import type { Statement } from './driver.js';
 import type { SqliteDb } from './open.js';
+import { prepared } from './statement-cache.js';
 import { VectorBlock, type VectorHit } from './vector-block.js';
 
 /**
@@ -25,7 +25,6 @@ const partitionId = (dims: number, scope: string): string => `${dims}\u0000${sco
  */
 export class VectorCache {
   private readonly partitions = new Map<string, { readonly dims: number; readonly blocks: Partition }>();
-  private readonly statements = new Map<string, Statement>();
   /** `PRAGMA data_version` when this copy was last brought up to date: unchanged, nothing was committed since. */
   private version: number | null = null;
   /** The last change applied. */
@@ -33,13 +32,8 @@ export class VectorCache {
 
   constructor(private readonly db: SqliteDb) {}
 
-  private sql(text: string): Statement {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
+  private sql(text: string) {
+    return prepared(this.db, text);
   }
 
   /** Runs `work` in one read transaction, after bringing the loaded partitions up to date. */

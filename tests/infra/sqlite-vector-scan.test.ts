@@ -8,16 +8,10 @@ import type { SearchVector, VectorQuery } from '../../projections/search-ports.j
 import { ALL_FIELDS } from '../../projections/search-entries.js';
 import { tempDir } from '../support/temp.js';
 
-/** A seeded generator, so that a failure can be replayed. */
+/** A seeded generator (Park-Miller), so that a failure can be replayed. */
 function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  let state = seed;
+  return () => (state = (state * 48271) % 2147483647) / 2147483647;
 }
 
 const ENVS = ['main', 'staging'];

@@ -176,7 +176,7 @@ export class SqliteSearchTables {
 
   /**
    * Nearest documents, each at its nearest distance over the fields: the k = 2 × limit nearest
-   * rows of each field partition, scanned exactly in memory (docs/decisions/0205).
+   * rows of each field partition, scanned exactly in memory once loaded (docs/decisions/0205).
    */
   searchVectors(env: string, folder: string, scope: string, query: VectorQuery): Scored[] {
     const dims = query.vector.length;
@@ -186,6 +186,9 @@ export class SqliteSearchTables {
     const k = Math.min(MAX_NEIGHBOURS, query.limit * 2);
     this.vectorCopy ??= new VectorCache(this.db);
     const copy = this.vectorCopy;
+    // Until the partitions are in memory (loaded in the background), sqlite-vec answers.
+    const ready = query.fields.map((field) => copy.ready(dims, partition(scope, field)));
+    if (!ready.every(Boolean)) return this.searchVectorsInSqlite(env, folder, scope, query);
     return copy.read(() => {
       const perField = query.fields.map((field) => copy.nearest(dims, partition(scope, field), query.locale, unit, k));
       return this.bestPerDocument(env, folder, perField, query.limit);
@@ -229,6 +232,11 @@ export class SqliteSearchTables {
       }
     }
     return nearestFirst(best, query.limit);
+  }
+
+  /** Resolves when the vector partitions being loaded into memory are loaded. */
+  async vectorsLoaded(): Promise<void> {
+    await this.vectorCopy?.loaded();
   }
 
   /** Vectors this connection holds in memory (rows, float32 bytes). */

@@ -71,10 +71,15 @@ describe('Vector search in memory (docs/decisions/0205)', () => {
     };
   }
 
-  /** Both paths answer the same documents in the same order, at the same distances (float32 rounding apart). */
-  function expectSameAnswers(searches: number, on = tables): void {
-    for (let i = 0; i < searches; i++) {
-      const { env, folder, query } = randomQuery();
+  /**
+   * Both paths answer the same documents in the same order, at the same distances (float32
+   * rounding apart), once the partitions the queries name are in memory.
+   */
+  async function expectSameAnswers(searches: number, on = tables): Promise<void> {
+    const queries = Array.from({ length: searches }, randomQuery);
+    for (const { env, folder, query } of queries) on.searchVectors(env, folder, `${env}/${folder}`, query);
+    await on.vectorsLoaded();
+    for (const { env, folder, query } of queries) {
       const scope = `${env}/${folder}`;
       const inMemory = on.searchVectors(env, folder, scope, query);
       const reference = on.searchVectorsInSqlite(env, folder, scope, query);
@@ -97,13 +102,13 @@ describe('Vector search in memory (docs/decisions/0205)', () => {
 
   it('answers what sqlite-vec answers on random vectors across collections, fields, locales and widths', async () => {
     await seed(240);
-    expectSameAnswers(150);
+    await expectSameAnswers(150);
     expect(tables.vectorsInMemory().rows).to.be.greaterThan(0);
   });
 
   it('stays current as another connection re-indexes, unpublishes, deletes and adds documents', async () => {
     const keys = await seed(200);
-    expectSameAnswers(40);
+    await expectSameAnswers(40);
     for (let round = 0; round < 4; round++) {
       for (let i = 0; i < 25; i++) {
         const [env, folder, key] = pick(keys).split(' ') as [string, string, string];
@@ -114,22 +119,46 @@ describe('Vector search in memory (docs/decisions/0205)', () => {
         else await put(pick(ENVS), pick(FOLDERS), `new${round}-${i}`);
       }
       if (round === 2) await index.unitOfWork('t', '00000000000000000003', (tx) => tx.removeFolder('main', 'pages'));
-      expectSameAnswers(40);
+      await expectSameAnswers(40);
     }
     // A connection that starts now loads what the first one reached by catching up.
     const fresh = new SqliteSearchTables(reader);
-    expectSameAnswers(40, fresh);
+    await expectSameAnswers(40, fresh);
+  });
+
+  it('stays current when writes land while its partitions are loading', async () => {
+    const keys = await seed(150);
+    for (const env of ENVS) for (const folder of FOLDERS) tables.searchVectors(env, folder, `${env}/${folder}`, { vector: vector(100), fields: FIELDS, locale: null, limit: 5 });
+    const writes = keys.slice(0, 40).map((entry, i) => {
+      const [env, folder, key] = entry.split(' ') as [string, string, string];
+      return i % 3 === 0 ? index.unitOfWork('t', '00000000000000000005', (tx) => tx.remove(env, folder, key)) : put(env, folder, key);
+    });
+    await Promise.all([...writes, tables.vectorsLoaded()]);
+    await expectSameAnswers(60);
   });
 
   it('loads its copy again when the changes it missed were trimmed from the log', async () => {
     await seed(120);
-    expectSameAnswers(20);
+    await expectSameAnswers(20);
     for (let i = 0; i < 30; i++) await put(pick(ENVS), pick(FOLDERS), `k${i}`);
     // As the writer's trimming would: every change but the last is gone.
     const db = openSqlite(file, { vectors: true });
     db.prepare('DELETE FROM vec_changes WHERE seq < (SELECT MAX(seq) FROM vec_changes)').run();
     db.close();
-    expectSameAnswers(40);
+    await expectSameAnswers(40);
+  });
+
+  it('answers through sqlite-vec while a partition loads in the background, then from memory', async () => {
+    await seed(60);
+    const query = { vector: vector(100), fields: [ALL_FIELDS], locale: null, limit: 10 };
+    const first = tables.searchVectors('main', 'posts', 'main/posts', query);
+    expect(tables.vectorsInMemory().rows).to.equal(0);
+    await tables.vectorsLoaded();
+    const stored = reader.prepare("SELECT COUNT(*) AS n FROM vec_100 WHERE scope = 'main/posts#*'").get() as { n: number };
+    expect(stored.n).to.be.greaterThan(0);
+    expect(tables.vectorsInMemory().rows).to.equal(stored.n);
+    const again = tables.searchVectors('main', 'posts', 'main/posts', query);
+    expect(again.map((hit) => hit.key)).to.deep.equal(first.map((hit) => hit.key));
   });
 
   it('answers nothing for a width no vector has, or for no fields', async () => {

@@ -212,7 +212,7 @@ export class SqliteSearchTables {
     return nearestFirst(best, limit);
   }
 
-  /** What searchVectors answers, computed by sqlite-vec's KNN queries: the reference the in-memory scan is tested against. */
+  /** What searchVectors answers, computed by sqlite-vec's KNN queries: its answer while a partition loads, and the reference the in-memory scan is tested against. */
   searchVectorsInSqlite(env: string, folder: string, scope: string, query: VectorQuery): Scored[] {
     const dims = query.vector.length;
     if (!this.hasVectors(dims) || query.fields.length === 0) return [];

@@ -6,6 +6,8 @@ import { closeTerms } from './fuzzy-terms.js';
 import { expansionsPerWord } from '../../projections/typo-tolerance.js';
 import { GENERATION_SCHEMA, type TextChanges, type TextIndexKeeper } from './text-index-keeper.js';
 import { memoryTextSearch } from './text-search.js';
+import { VECTOR_CHANGES_KEPT, VECTOR_CHANGES_SCHEMA, VectorCache } from './vector-cache.js';
+import type { VectorHit } from './vector-block.js';
 
 /**
  * Search beside the delivery documents (docs/decisions/0051): FTS5 rows per document, searchable
@@ -21,6 +23,7 @@ CREATE INDEX IF NOT EXISTS doc_texts_by_doc ON doc_texts (doc);
 CREATE TABLE IF NOT EXISTS doc_vectors (vrow INTEGER PRIMARY KEY, doc INTEGER NOT NULL, dims INTEGER NOT NULL, bytes INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS doc_vectors_by_doc ON doc_vectors (doc);
 ${GENERATION_SCHEMA}
+${VECTOR_CHANGES_SCHEMA}
 `;
 
 const vecTable = (dims: number): string => `vec_${dims}`;
@@ -29,6 +32,18 @@ const partition = (scope: string, field: string): string => `${scope}#${field}`;
 const DIMENSIONS = /^[1-9]\d{0,4}$/;
 /** sqlite-vec answers at most this many neighbours per query. */
 export const MAX_NEIGHBOURS = 4096;
+
+/** Scales a vector to length 1 in place (a zero vector stays zero). */
+function normalize(vector: Float32Array): void {
+  let sum = 0;
+  for (const x of vector) sum += x * x;
+  const norm = Math.sqrt(sum);
+  if (norm > 0) for (let i = 0; i < vector.length; i++) vector[i] = vector[i]! / norm;
+}
+
+/** Documents by distance, ties by key. */
+const nearestFirst = (best: Map<string, number>, limit: number): Scored[] =>
+  [...best].map(([key, score]) => ({ key, score })).sort((a, b) => a.score - b.score || (a.key < b.key ? -1 : 1)).slice(0, limit);
 
 const localeArg = (locale: string | null): string[] => (locale === null ? [] : [locale]);
 const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
@@ -121,7 +136,9 @@ export class SqliteSearchTables {
     }
     this.sql('DELETE FROM doc_texts WHERE doc = ?').run(doc);
     for (const { vrow, dims } of this.sql('SELECT vrow, dims FROM doc_vectors WHERE doc = ?').all(doc) as { vrow: number; dims: number }[]) {
-      if (this.known.has(dims)) this.sql(`DELETE FROM ${vecTable(dims)} WHERE rowid = ?`).run(BigInt(vrow));
+      if (!this.known.has(dims)) continue;
+      this.sql(`DELETE FROM ${vecTable(dims)} WHERE rowid = ?`).run(BigInt(vrow));
+      this.vectorChanged(vrow, dims);
     }
     this.sql('DELETE FROM doc_vectors WHERE doc = ?').run(doc);
   }
@@ -147,7 +164,14 @@ export class SqliteSearchTables {
       this
         .sql(`INSERT INTO ${vecTable(dims)} (rowid, scope, locale, embedding, field, doc) VALUES (?, ?, ?, ?, ?, ?)`)
         .run(BigInt(lastInsertRowid), partition(scope, vector.field), vector.locale, vector.vector, vector.field, BigInt(doc));
+      this.vectorChanged(Number(lastInsertRowid), dims);
     }
+  }
+
+  /** Logs a vector row written or removed, for the in-memory copies of other connections (vector-cache.ts). */
+  private vectorChanged(vrow: number, dims: number): void {
+    const seq = Number(this.sql('INSERT INTO vec_changes (vrow, dims) VALUES (?, ?)').run(vrow, dims).lastInsertRowid);
+    if (seq % 1024 === 0) this.sql('DELETE FROM vec_changes WHERE seq <= ?').run(seq - VECTOR_CHANGES_KEPT);
   }
 
   vectorsSize(doc: number): number {
@@ -183,8 +207,49 @@ export class SqliteSearchTables {
     return this.sql(sql).all(match, ...localeArg(query.locale), ...query.fields, env, folder, query.limit) as Scored[];
   }
 
-  /** Nearest documents: one KNN query per field partition, each document at its nearest distance. */
+  /** This connection's in-memory copy of the vector partitions it searches (made on first use). */
+  private vectorCopy: VectorCache | undefined;
+
+  /**
+   * Nearest documents, each at its nearest distance over the fields: the k = 2 × limit nearest
+   * rows of each field partition, scanned exactly in memory once loaded (docs/decisions/0205).
+   */
   searchVectors(env: string, folder: string, scope: string, query: VectorQuery): Scored[] {
+    const dims = query.vector.length;
+    if (!this.hasVectors(dims) || query.fields.length === 0) return [];
+    const unit = Float32Array.from(query.vector);
+    normalize(unit);
+    const k = Math.min(MAX_NEIGHBOURS, query.limit * 2);
+    this.vectorCopy ??= new VectorCache(this.db);
+    const copy = this.vectorCopy;
+    // Until the partitions are in memory (loaded in the background), sqlite-vec answers.
+    const ready = query.fields.map((field) => copy.ready(dims, partition(scope, field)));
+    if (!ready.every(Boolean)) return this.searchVectorsInSqlite(env, folder, scope, query);
+    return copy.read(() => {
+      const perField = query.fields.map((field) => copy.nearest(dims, partition(scope, field), query.locale, unit, k));
+      return this.bestPerDocument(env, folder, perField, query.limit);
+    });
+  }
+
+  /** The hits' documents that are published in the collection, each at its nearest distance, nearest first. */
+  private bestPerDocument(env: string, folder: string, perField: VectorHit[][], limit: number): Scored[] {
+    const docs = [...new Set(perField.flat().map((hit) => hit.doc))];
+    const keys = new Map(
+      (this.sql('SELECT rowid, key FROM docs WHERE rowid IN (SELECT value FROM json_each(?)) AND +env = ? AND +folder = ? AND data IS NOT NULL')
+        .all(JSON.stringify(docs), env, folder) as { rowid: number; key: string }[]).map((row) => [row.rowid, row.key]),
+    );
+    const best = new Map<string, number>();
+    for (const hits of perField) {
+      for (const hit of hits) {
+        const key = keys.get(hit.doc);
+        if (key !== undefined) best.set(key, Math.min(hit.distance, best.get(key) ?? Infinity));
+      }
+    }
+    return nearestFirst(best, limit);
+  }
+
+  /** What searchVectors answers, computed by sqlite-vec's KNN queries: its answer while a partition loads, and the reference the in-memory scan is tested against. */
+  searchVectorsInSqlite(env: string, folder: string, scope: string, query: VectorQuery): Scored[] {
     const dims = query.vector.length;
     if (!this.hasVectors(dims) || query.fields.length === 0) return [];
     const k = Math.min(MAX_NEIGHBOURS, query.limit * 2);
@@ -202,7 +267,16 @@ export class SqliteSearchTables {
         best.set(hit.key, Math.min(hit.score, best.get(hit.key) ?? Infinity));
       }
     }
-    return [...best].map(([key, score]) => ({ key, score })).sort((a, b) => a.score - b.score || (a.key < b.key ? -1 : 1)).slice(0, query.limit);
+    return nearestFirst(best, query.limit);
   }
 
+  /** Resolves when the vector partitions being loaded into memory are loaded. */
+  async vectorsLoaded(): Promise<void> {
+    await this.vectorCopy?.loaded();
+  }
+
+  /** Vectors this connection holds in memory (rows, float32 bytes). */
+  vectorsInMemory(): { rows: number; bytes: number } {
+    return this.vectorCopy?.stats() ?? { rows: 0, bytes: 0 };
+  }
 }

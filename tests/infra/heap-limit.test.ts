@@ -32,6 +32,7 @@ describe('the heap limit of every start of the service', () => {
     const limit = Number(execFileSync(process.execPath, [HEAP_LIMIT_FLAG, '-e', 'process.stdout.write(String(require("v8").getHeapStatistics().heap_size_limit))'], { encoding: 'utf8' }));
     const mb = limit / 1024 / 1024;
     expect(mb).to.be.at.least(HEAP_LIMIT_MB);
-    expect(mb).to.be.below(HEAP_LIMIT_MB + 128);
+    // The young generation on top differs by Node release: 128 MB on Node 20, 192 MB on Node 24.
+    expect(mb).to.be.below(HEAP_LIMIT_MB + 256);
   });
 });

@@ -86,7 +86,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const lagOf = { eventStore: stores.eventStore, projections: null as Projections | null, maxLag: config.readyMaxLag, timeoutMs: 2000 };
   const metrics = createMetrics(async () => (lagOf.projections ? projectionReports({ ...lagOf, projections: lagOf.projections }) : []));
   const eventStore = timedEventStore(options.wrapEventStore ? options.wrapEventStore(stores.eventStore) : stores.eventStore, metrics);
-  const bus = new CommandBus(eventStore, (hit) => metrics.cacheLookups.inc({ cache: 'aggregate_state', result: hit ? 'hit' : 'miss' }));
+  const bus = new CommandBus(eventStore, metrics.tallyLookups('aggregate_state'));
   const routing = new DeliveryRouting(readStore);
   // Delivery answers kept as served bytes, evicted by routing reloads and delivery batches (docs/decisions/0131).
   const served = new ServedCache();

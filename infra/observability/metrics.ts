@@ -13,6 +13,11 @@ export type Metrics = {
   readonly httpDuration: Histogram<'interface' | 'method' | 'route' | 'status'>;
   readonly appendDuration: Histogram<'outcome'>;
   readonly cacheLookups: Counter<'cache' | 'result'>;
+  /**
+   * Counts one cache's lookups in plain numbers, added to `cacheLookups` when the registry is
+   * read: for caches looked up several times a request (docs/decisions/0240).
+   */
+  readonly tallyLookups: (cache: string) => (hit: boolean) => void;
   readonly projectionLag: Gauge<'projection'>;
   readonly projectionStopped: Gauge<'projection'>;
 };
@@ -22,6 +27,7 @@ export function createMetrics(collectLag: () => Promise<readonly { name: string;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labels = ['interface', 'method', 'route', 'status'] as const;
+  const tallies: (() => void)[] = [];
   const metrics: Metrics = {
     registry,
     httpRequests: new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by route template and status.', labelNames: labels, registers: [registry] }),
@@ -39,7 +45,28 @@ export function createMetrics(collectLag: () => Promise<readonly { name: string;
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
       registers: [registry],
     }),
-    cacheLookups: new Counter({ name: 'cache_lookups_total', help: 'Lookups in an in-process cache, by cache and result (hit, miss).', labelNames: ['cache', 'result'], registers: [registry] }),
+    cacheLookups: new Counter({
+      name: 'cache_lookups_total',
+      help: 'Lookups in an in-process cache, by cache and result (hit, miss).',
+      labelNames: ['cache', 'result'],
+      registers: [registry],
+      collect() {
+        for (const flush of tallies) flush();
+      },
+    }),
+    tallyLookups(cache) {
+      const counts = { hit: 0, miss: 0 };
+      tallies.push(() => {
+        for (const result of ['hit', 'miss'] as const) {
+          if (counts[result] > 0) metrics.cacheLookups.inc({ cache, result }, counts[result]);
+          counts[result] = 0;
+        }
+      });
+      return (hit) => {
+        if (hit) counts.hit++;
+        else counts.miss++;
+      };
+    },
     projectionLag: new Gauge({
       name: 'projection_lag_events',
       help: 'Events in the event store that a projection has not applied yet (counted up to the readiness bound plus one).',

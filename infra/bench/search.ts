@@ -59,6 +59,12 @@ function random(seed: number): () => number {
 /** Words skewed towards the frequent end of the vocabulary, like real text. */
 const words = (next: () => number, n: number): string => Array.from({ length: n }, () => VOCABULARY[Math.floor(VOCABULARY.length * next() ** 2)]).join(' ');
 
+/** The i-th query of the search rates and latencies: two words for full text, four for the vector side. */
+export const searchQuery = (i: number) => {
+  const next = random(1_000_000 + i);
+  return { text: words(next, 2), vector: words(next, 4) };
+};
+
 export const searchDocument = (i: number) => {
   const next = random(i + 1);
   return { title: words(next, 6), body: words(next, 60), views: i * 13, published: i % 2 === 0 };
@@ -185,10 +191,7 @@ export async function searchScenario(ctx: SearchContext, o: SearchBenchOptions):
   const origin = new URL(service.deliveryUrl).origin;
   const collectionPath = `${new URL(service.deliveryUrl).pathname}/${API_PREFIX}/${COLLECTION_ALIAS}/`;
   const searchPath = `${collectionPath}_search?limit=10`;
-  const query = (i: number) => {
-    const next = random(1_000_000 + i);
-    return { text: words(next, 2), vector: words(next, 4) };
-  };
+  const query = searchQuery;
   let n = 0;
   const rows: Row[] = [];
   const figures: Figure[] = [];

@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     console.log(`round ${round}: text top k ${(rank / n).toFixed(1)} µs, docsByKeys ${(docs / n).toFixed(1)} µs a search (${n} searches)`);
   }
   await index.close();
+  process.exit(0);
 }
 
 void main();

@@ -28,6 +28,8 @@ export type SearchBenchOptions = {
   readonly dataDir: string | null;
   /** BENCH_SEARCH_LISTS_ONLY=1: only the two list rates (for alternating runs of the list read path). */
   readonly listsOnly: boolean;
+  /** BENCH_SEARCH_TEXT_ONLY=1: only the full-text rate and latency (for alternating runs of the full-text path). */
+  readonly textOnly: boolean;
 };
 
 /** BENCH_SEARCH_RESOURCES turns the scenario on (it is off by default: seeding 100,000 resources takes minutes). */
@@ -38,7 +40,8 @@ export function searchBenchOptions(env: NodeJS.ProcessEnv = process.env): Search
   if (!Number.isInteger(resources) || resources < 1 || resources > 1_000_000) throw new Error(`BENCH_SEARCH_RESOURCES must be an integer from 1 to 1000000, got ${raw}`);
   const seconds = Number(env.BENCH_SECONDS || 10);
   const listsOnly = env.BENCH_SEARCH_LISTS_ONLY === '1';
-  return { resources, seconds, maxRequests: 5_000, seedConcurrency: 32, dataDir: env.BENCH_DATA_DIR ? resolve(env.BENCH_DATA_DIR) : null, listsOnly };
+  const textOnly = env.BENCH_SEARCH_TEXT_ONLY === '1';
+  return { resources, seconds, maxRequests: 5_000, seedConcurrency: 32, dataDir: env.BENCH_DATA_DIR ? resolve(env.BENCH_DATA_DIR) : null, listsOnly, textOnly };
 }
 
 /** A small deterministic generator (mulberry32), so every run searches the same corpus. */
@@ -55,6 +58,12 @@ function random(seed: number): () => number {
 
 /** Words skewed towards the frequent end of the vocabulary, like real text. */
 const words = (next: () => number, n: number): string => Array.from({ length: n }, () => VOCABULARY[Math.floor(VOCABULARY.length * next() ** 2)]).join(' ');
+
+/** The i-th query of the search rates and latencies: two words for full text, four for the vector side. */
+export const searchQuery = (i: number) => {
+  const next = random(1_000_000 + i);
+  return { text: words(next, 2), vector: words(next, 4) };
+};
 
 export const searchDocument = (i: number) => {
   const next = random(i + 1);
@@ -182,10 +191,7 @@ export async function searchScenario(ctx: SearchContext, o: SearchBenchOptions):
   const origin = new URL(service.deliveryUrl).origin;
   const collectionPath = `${new URL(service.deliveryUrl).pathname}/${API_PREFIX}/${COLLECTION_ALIAS}/`;
   const searchPath = `${collectionPath}_search?limit=10`;
-  const query = (i: number) => {
-    const next = random(1_000_000 + i);
-    return { text: words(next, 2), vector: words(next, 4) };
-  };
+  const query = searchQuery;
   let n = 0;
   const rows: Row[] = [];
   const figures: Figure[] = [];
@@ -193,7 +199,7 @@ export async function searchScenario(ctx: SearchContext, o: SearchBenchOptions):
   const filtered: Target = { name: `${o.resources} resources: list limit=20 filtered, each query new`, origin, path: () => `${collectionPath}?limit=20&${LIST_FILTER}&where__views__lte=${1e12 + n++}` };
   const unfiltered: Target = { name: `${o.resources} resources: list limit=20 unfiltered, each query new`, origin, path: () => `${collectionPath}?limit=20&next=${firstPageCursor(n++)}` };
   const cpu: { name: string; us: number | null }[] = [];
-  for (const target of [unfiltered, filtered]) {
+  for (const target of o.textOnly ? [] : [unfiltered, filtered]) {
     const { row, cpu: us } = await measureWithCpu(ctx, pid, target, () => n);
     rows.push(row);
     cpu.push({ name: target.name, us });
@@ -217,12 +223,18 @@ export async function searchScenario(ctx: SearchContext, o: SearchBenchOptions):
     headers: () => ({ 'content-type': 'application/json' }),
     body: () => JSON.stringify({ find_text: { query: query(q++).text } }),
   };
-  rows.push({ m: await ctx.measure(fullText), baseline: ctx.listBaseline });
+  const fullTextRun = await measureWithCpu(ctx, pid, fullText, () => q);
+  rows.push(fullTextRun.row);
+  figures.push({ name: `${fullText.name}: service CPU per request`, value: fullTextRun.cpu === null ? 'n/a' : `${fullTextRun.cpu.toFixed(0)} µs`, note: 'user + system of the whole service process, warm-up included' });
 
   const searchUrl = `${origin}${searchPath}`;
   const post = async (body: unknown) => (await call(searchUrl, { method: 'POST', body })).status;
   const bare = await timed(o, async () => (await call(`${ctx.baseline}/`)).status);
   const text = await timed(o, (i) => post({ find_text: { query: query(i).text } }));
+  if (o.textOnly) {
+    figures.push({ name: `${o.resources} resources: _search full text (2 words)`, value: `p50 ${text.p50.toFixed(2)} ms, p95 ${text.p95.toFixed(2)} ms`, note: `${text.requests} requests one at a time` });
+    return { rows, figures };
+  }
   const hybrid = await withServiceCpu(pid, (warm) => timed(o, (i) => post({ search_mode: 'hybrid', find_text: { query: query(i).text }, vector_search: { query: query(i).vector } }), warm));
   const vector = await withServiceCpu(pid, (warm) => timed(o, (i) => post({ search_mode: 'vector', vector_search: { query: query(i).vector } }), warm));
   const memory = memoryOf(service.child.pid ?? -1);

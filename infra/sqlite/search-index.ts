@@ -12,6 +12,7 @@ import { SEARCH_SCHEMA, SqliteSearchTables } from './search-tables.js';
 import type { Statement } from './driver.js';
 import { DATA_VALUE, DOC_COLUMNS, migrateDocsFormat } from './docs-format.js';
 import { TextChanges, TextIndexKeeper } from './text-index-keeper.js';
+import { storedDoc } from './stored-doc.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS docs (
@@ -238,7 +239,7 @@ export class SqliteSearchIndex implements SearchIndex {
       limit,
     });
     const rows = this.prepared(sql).all(...params);
-    const items = rows.slice(0, limit).map(toDoc);
+    const items = rows.slice(0, limit).map(storedDoc);
     return { items: backward ? items.reverse() : items, hasMore: rows.length > limit };
   }
 

@@ -5,8 +5,9 @@ import { cursorOf } from '../../projections/delivery-query-eval.js';
 import type { SearchIndex } from '../../projections/ports.js';
 import { urlWith } from '../pagination.js';
 import { queryString } from '../query.js';
-import { sendCached } from './caching.js';
+import { sendCachedText } from './caching.js';
 import { shapeItem, surrogateKeys } from './item.js';
+import { listText, servesStoredPayloads } from './list-text.js';
 import { requireMethod, servesData } from './methods.js';
 import type { PopulateContext } from './populate.js';
 import { decodeCursor, encodeCursor } from './query/cursor.js';
@@ -42,8 +43,8 @@ export type ListContext = {
  * documents, filtered (`where__<field>__<op>`), sorted and paged inside the SearchIndex.
  */
 export async function listDocuments(req: Request, res: Response, context: ListContext): Promise<void> {
-  const { body, keys } = await listAnswer({ query: req.query as Record<string, unknown>, urlWith: (changes) => urlWith(req, changes) }, context);
-  sendCached(req, res, body, keys);
+  const { text, keys } = await listAnswer({ query: req.query as Record<string, unknown>, urlWith: (changes) => urlWith(req, changes) }, context);
+  sendCachedText(req, res, text, keys);
 }
 
 /** What a list answer is computed from: the parsed query string and the request's own URL with some parameters replaced. */
@@ -55,11 +56,11 @@ export type ListAsk = {
 export type ListBody = { limit: number; next: string | null; previous: string | null; results: unknown[] };
 
 /**
- * The page body and its surrogate keys, for the express handler above and the delivery
+ * The page's JSON text and its surrogate keys, for the express handler above and the delivery
  * front's path for lists not remembered yet (infra/http/delivery-front-list.ts); throws the
  * DomainError of a refusal before anything is sent.
  */
-export async function listAnswer(ask: ListAsk, { env, api, match, index, routing, readable }: ListContext): Promise<{ body: ListBody; keys: Iterable<string> }> {
+export async function listAnswer(ask: ListAsk, { env, api, match, index, routing, readable }: ListContext): Promise<{ text: string; keys: Iterable<string> }> {
   const { route } = match;
   requireMethod(route, 'get_many');
   const query = ask.query;
@@ -95,13 +96,16 @@ export async function listAnswer(ask: ListAsk, { env, api, match, index, routing
   const cursor = (name: 'next' | 'previous', at: typeof first) =>
     at ? ask.urlWith({ limit: String(limit), next: null, previous: null, [name]: encodeCursor(cursorOf(at, sort), sort) }) : null;
   const ctx: PopulateContext = { env, api, model, index, options, seen: new Map(), readable };
-  const results = [];
-  for (const doc of items) results.push(await shapeItem(doc, withData, collection, ctx));
-  const body: ListBody = {
+  const head = {
     limit,
     next: backward || hasMore ? cursor('next', last) : null,
     previous: (backward ? hasMore : request.after !== undefined) ? cursor('previous', first) : null,
-    results,
   };
-  return { body, keys: surrogateKeys(route.folder, items, ctx) };
+  // Without populate no document but the page's own is read: the keys are the same either way.
+  const spliced = servesStoredPayloads(withData, collection, options) ? listText(head, items) : undefined;
+  if (spliced !== undefined) return { text: spliced, keys: surrogateKeys(route.folder, items, ctx) };
+  const results = [];
+  for (const doc of items) results.push(await shapeItem(doc, withData, collection, ctx));
+  const body: ListBody = { ...head, results };
+  return { text: JSON.stringify(body), keys: surrogateKeys(route.folder, items, ctx) };
 }

@@ -1,0 +1,48 @@
+import type { DeliveryDoc } from '../../projections/ports.js';
+import { storedText } from '../../projections/stored-text.js';
+import type { CollectionModel } from './models.js';
+import type { Catalog } from './query/catalog.js';
+import type { ReadOptions } from './query/read-options.js';
+
+/**
+ * A list page written with each payload's stored JSON text spliced in (docs/decisions/0235),
+ * when shaping would leave every payload as it is stored: the connection serves content, no
+ * `populate`, `fields` or `truncate_text`, and either `raw` or a collection without localizable
+ * or nested fields (localization copies every other value unchanged). The bytes are those of
+ * `JSON.stringify` of the general path's body: the same keys in the same order, and the stored
+ * text is the `JSON.stringify` of the payload the projection indexed.
+ */
+
+const plainCatalogs = new WeakMap<Catalog, boolean>();
+
+/** Whether localization leaves every payload of this catalog unchanged. */
+function plainCatalog(catalog: Catalog): boolean {
+  let plain = plainCatalogs.get(catalog);
+  if (plain === undefined) {
+    plain = [...catalog.values()].every((field) => !field.localizable && field.children.size === 0);
+    plainCatalogs.set(catalog, plain);
+  }
+  return plain;
+}
+
+/** Whether a page of this request serves each payload as stored. */
+export function servesStoredPayloads(withData: boolean, collection: CollectionModel | undefined, options: ReadOptions): boolean {
+  if (!withData || options.populate.length > 0 || options.fields !== null || options.truncate !== null) return false;
+  return options.raw || plainCatalog(collection?.catalog ?? new Map());
+}
+
+/**
+ * The page's JSON text, or undefined when a document lacks its stored text (another adapter)
+ * or its text names `__proto__` (which parsing and copying would not keep as an own key).
+ */
+export function listText(head: { limit: number; next: string | null; previous: string | null }, items: readonly DeliveryDoc[]): string | undefined {
+  const parts: string[] = [];
+  for (const doc of items) {
+    const text = storedText(doc);
+    if (text === undefined || text.includes('"__proto__"')) return undefined;
+    const sys = JSON.stringify({ key: doc.key, created_at: doc.created_at, updated_at: doc.updated_at, folder: doc.folder });
+    parts.push(`{"_sys":${sys},"data":${text}}`);
+  }
+  const start = JSON.stringify({ limit: head.limit, next: head.next, previous: head.previous });
+  return `${start.slice(0, -1)},"results":[${parts.join(',')}]}`;
+}

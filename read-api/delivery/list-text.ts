@@ -1,5 +1,4 @@
-import type { DeliveryDoc } from '../../projections/ports.js';
-import { storedText } from '../../projections/stored-text.js';
+import type { DeliveryDoc, StoredDoc } from '../../projections/ports.js';
 import type { CollectionModel } from './models.js';
 import type { Catalog } from './query/catalog.js';
 import type { ReadOptions } from './query/read-options.js';
@@ -31,18 +30,24 @@ export function servesStoredPayloads(withData: boolean, collection: CollectionMo
   return options.raw || plainCatalog(collection?.catalog ?? new Map());
 }
 
+/** The document with its payload parsed, for the general path and cursors. */
+export function parsedDoc({ text, ...doc }: StoredDoc): DeliveryDoc {
+  return { ...doc, data: JSON.parse(text) as Record<string, unknown> | null };
+}
+
+const str = JSON.stringify;
+
 /**
- * The page's JSON text, or undefined when a document lacks its stored text (another adapter)
- * or its text names `__proto__` (which parsing and copying would not keep as an own key).
+ * The page's JSON text, or undefined when a payload names `__proto__` (which parsing and
+ * copying would not keep as an own key): then the general path answers.
  */
-export function listText(head: { limit: number; next: string | null; previous: string | null }, items: readonly DeliveryDoc[]): string | undefined {
-  const parts: string[] = [];
+export function listText(head: { limit: number; next: string | null; previous: string | null }, items: readonly StoredDoc[]): string | undefined {
+  let results = '';
   for (const doc of items) {
-    const text = storedText(doc);
-    if (text === undefined || text.includes('"__proto__"')) return undefined;
-    const sys = JSON.stringify({ key: doc.key, created_at: doc.created_at, updated_at: doc.updated_at, folder: doc.folder });
-    parts.push(`{"_sys":${sys},"data":${text}}`);
+    if (doc.text.includes('"__proto__"')) return undefined;
+    // `_sys` as JSON.stringify writes the object deliveryItem builds (four strings).
+    const sys = `{"key":${str(doc.key)},"created_at":${str(doc.created_at)},"updated_at":${str(doc.updated_at)},"folder":${str(doc.folder)}}`;
+    results += `${results === '' ? '' : ','}{"_sys":${sys},"data":${doc.text}}`;
   }
-  const start = JSON.stringify({ limit: head.limit, next: head.next, previous: head.previous });
-  return `${start.slice(0, -1)},"results":[${parts.join(',')}]}`;
+  return `{"limit":${str(head.limit)},"next":${str(head.next)},"previous":${str(head.previous)},"results":[${results}]}`;
 }

@@ -2,12 +2,12 @@ import type { Request, Response } from 'express';
 import { DomainError } from '../../domain/errors.js';
 import { effectiveSort, type DeliveryQuery } from '../../projections/delivery-query.js';
 import { cursorOf } from '../../projections/delivery-query-eval.js';
-import type { SearchIndex } from '../../projections/ports.js';
+import type { DeliveryDoc, Page, SearchIndex } from '../../projections/ports.js';
 import { urlWith } from '../pagination.js';
 import { queryString } from '../query.js';
 import { sendCachedText } from './caching.js';
 import { shapeItem, surrogateKeys } from './item.js';
-import { listText, servesStoredPayloads } from './list-text.js';
+import { listText, parsedDoc, servesStoredPayloads } from './list-text.js';
 import { requireMethod, servesData } from './methods.js';
 import type { PopulateContext } from './populate.js';
 import { decodeCursor, encodeCursor } from './query/cursor.js';
@@ -89,21 +89,26 @@ export async function listAnswer(ask: ListAsk, { env, api, match, index, routing
     ...(previous !== undefined ? { before: decodeCursor(previous, 'previous', sort) } : {}),
     ...(owners === null ? {} : { owners }),
   };
-  const { items, hasMore } = await index.query(env, route.folder, request);
   const backward = request.before !== undefined;
-  const first = items[0];
-  const last = items[items.length - 1];
-  const cursor = (name: 'next' | 'previous', at: typeof first) =>
+  const cursor = (name: 'next' | 'previous', at: DeliveryDoc | undefined) =>
     at ? ask.urlWith({ limit: String(limit), next: null, previous: null, [name]: encodeCursor(cursorOf(at, sort), sort) }) : null;
-  const ctx: PopulateContext = { env, api, model, index, options, seen: new Map(), readable };
-  const head = {
+  const headOf = (first: DeliveryDoc | undefined, last: DeliveryDoc | undefined, hasMore: boolean) => ({
     limit,
     next: backward || hasMore ? cursor('next', last) : null,
     previous: (backward ? hasMore : request.after !== undefined) ? cursor('previous', first) : null,
-  };
-  // Without populate no document but the page's own is read: the keys are the same either way.
-  const spliced = servesStoredPayloads(withData, collection, options) ? listText(head, items) : undefined;
-  if (spliced !== undefined) return { text: spliced, keys: surrogateKeys(route.folder, items, ctx) };
+  });
+  const ctx: PopulateContext = { env, api, model, index, options, seen: new Map(), readable };
+  let page: Page;
+  if (index.queryStored && servesStoredPayloads(withData, collection, options)) {
+    const stored = await index.queryStored(env, route.folder, request);
+    const ends = [stored.items[0], stored.items[stored.items.length - 1]].map((doc) => (doc ? parsedDoc(doc) : undefined));
+    // Without populate no document but the page's own is read: the surrogate keys are the general path's.
+    const text = listText(headOf(ends[0], ends[1], stored.hasMore), stored.items);
+    if (text !== undefined) return { text, keys: surrogateKeys(route.folder, stored.items, ctx) };
+    page = { items: stored.items.map(parsedDoc), hasMore: stored.hasMore };
+  } else page = await index.query(env, route.folder, request);
+  const { items, hasMore } = page;
+  const head = headOf(items[0], items[items.length - 1], hasMore);
   const results = [];
   for (const doc of items) results.push(await shapeItem(doc, withData, collection, ctx));
   const body: ListBody = { ...head, results };

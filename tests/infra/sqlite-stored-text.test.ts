@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import { SqliteSearchIndex } from '../../infra/sqlite/search-index.js';
-import { storedDoc } from '../../infra/sqlite/stored-doc.js';
-import type { DeliveryDoc } from '../../projections/ports.js';
-import { storedText } from '../../projections/stored-text.js';
-import { listText } from '../../read-api/delivery/list-text.js';
+import type { DeliveryDoc, StoredDoc } from '../../projections/ports.js';
+import type { DeliveryQuery } from '../../projections/delivery-query.js';
+import { listText, parsedDoc } from '../../read-api/delivery/list-text.js';
 import { tempDir } from '../support/temp.js';
 
 /** Payloads whose serialization could change on a round trip through SQLite's JSONB. */
@@ -19,7 +18,7 @@ const PAYLOADS: Record<string, unknown>[] = [
 const doc = (n: number, data: Record<string, unknown>): DeliveryDoc => ({
   env: 'e1',
   folder: 'f1',
-  key: `k${String(n).padStart(3, '0')}`,
+  key: `k"${String(n).padStart(3, '0')}`,
   created_at: `2026-01-01T00:00:${String(n).padStart(2, '0')}Z`,
   updated_at: '2026-02-01T00:00:00Z',
   owner: null,
@@ -30,45 +29,40 @@ const doc = (n: number, data: Record<string, unknown>): DeliveryDoc => ({
 const generalPage = (head: { limit: number; next: string | null; previous: string | null }, docs: readonly DeliveryDoc[]): string =>
   JSON.stringify({ ...head, results: docs.map((d) => ({ _sys: { key: d.key, created_at: d.created_at, updated_at: d.updated_at, folder: d.folder }, data: d.data })) });
 
+const stored = (text: string): StoredDoc => ({ env: 'e', folder: 'f', key: 'k', created_at: 'c', updated_at: 'u', owner: null, text });
+
 /** Pages spliced from stored payload text (docs/decisions/0235) have the general path's bytes. */
 describe('list pages spliced from the stored payload text', () => {
-  it('carries each payload as the JSON.stringify of what was indexed, through JSONB, and splices the same page bytes', async () => {
+  it('reads each payload back as the JSON.stringify of what was indexed, through JSONB, and splices the same page bytes', async () => {
     const index = new SqliteSearchIndex(`${tempDir()}/delivery.db`);
     try {
       const written = PAYLOADS.map((p, i) => doc(i + 1, p));
       await index.unitOfWork('delivery', '00000000000000000001', async (tx) => {
         for (const d of written) await tx.index(d);
       });
-      const { items } = await index.query('e1', 'f1', { sort: [{ field: { scope: 'sys', name: 'created_at' }, descending: false }], limit: 100 });
-      expect(items.map((d) => d.key)).to.deep.equal(written.map((d) => d.key));
-      for (const [i, item] of items.entries()) {
-        expect(storedText(item)).to.equal(JSON.stringify(written[i]!.data));
-        // The document still compares and serializes as a plain one.
-        expect(item).to.deep.equal(written[i]);
-        expect(JSON.stringify(item)).to.equal(JSON.stringify(written[i]));
-      }
+      const query: DeliveryQuery = { sort: [{ field: { scope: 'sys', name: 'created_at' }, descending: false }], limit: 100 };
+      const { items, hasMore } = await index.queryStored('e1', 'f1', query);
+      expect(hasMore).to.equal(false);
+      expect(items.map((d) => d.text)).to.deep.equal(written.map((d) => JSON.stringify(d.data)));
+      expect(items.map(parsedDoc)).to.deep.equal(written);
+      expect(items.map(parsedDoc)).to.deep.equal((await index.query('e1', 'f1', query)).items);
       const head = { limit: 100, next: 'http://cms.test/x/?next="é"', previous: null };
       expect(listText(head, items)).to.equal(generalPage(head, written));
+      // Backward pages come in sort order as `query`'s do.
+      const back = await index.queryStored('e1', 'f1', { ...query, limit: 2, before: { values: [written[4]!.created_at], key: written[4]!.key } });
+      expect(back.items.map((d) => d.key)).to.deep.equal([written[2]!.key, written[3]!.key]);
+      expect(back.hasMore).to.equal(true);
     } finally {
       await index.close();
     }
   });
 
-  it('parses a payload only when it is read, once', () => {
-    const d = storedDoc({ env: 'e', folder: 'f', key: 'k', created_at: 'c', updated_at: 'u', owner: null, data: '{"a":{"b":1}}' });
-    expect(storedText(d)).to.equal('{"a":{"b":1}}');
-    expect(d.data).to.equal(d.data);
-    expect(d.data).to.deep.equal({ a: { b: 1 } });
-  });
-
-  it('falls back to the general path for a document without stored text or with a __proto__ key', () => {
+  it('falls back to the general path for a payload with a __proto__ key', () => {
     const head = { limit: 20, next: null, previous: null };
-    const plain = doc(1, { title: 'x' });
-    expect(listText(head, [plain])).to.equal(undefined);
-    const proto = storedDoc({ env: 'e', folder: 'f', key: 'k', created_at: 'c', updated_at: 'u', owner: null, data: '{"__proto__":{"x":1},"a":1}' });
-    expect(listText(head, [proto])).to.equal(undefined);
-    const ok = storedDoc({ env: 'e', folder: 'f', key: 'k', created_at: 'c', updated_at: 'u', owner: null, data: '{"a":1}' });
-    expect(listText(head, [ok])).to.equal('{"limit":20,"next":null,"previous":null,"results":[{"_sys":{"key":"k","created_at":"c","updated_at":"u","folder":"f"},"data":{"a":1}}]}');
+    expect(listText(head, [stored('{"__proto__":{"x":1},"a":1}')])).to.equal(undefined);
+    expect(listText(head, [stored('{"a":1}'), stored('null')])).to.equal(
+      '{"limit":20,"next":null,"previous":null,"results":[{"_sys":{"key":"k","created_at":"c","updated_at":"u","folder":"f"},"data":{"a":1}},{"_sys":{"key":"k","created_at":"c","updated_at":"u","folder":"f"},"data":null}]}',
+    );
     expect(listText(head, [])).to.equal('{"limit":20,"next":null,"previous":null,"results":[]}');
   });
 });

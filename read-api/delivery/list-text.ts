@@ -30,9 +30,10 @@ export function servesStoredPayloads(withData: boolean, collection: CollectionMo
   return options.raw || plainCatalog(collection?.catalog ?? new Map());
 }
 
-/** The document with its payload parsed, for the general path and cursors. */
-export function parsedDoc({ text, ...doc }: StoredDoc): DeliveryDoc {
-  return { ...doc, data: JSON.parse(text) as Record<string, unknown> | null };
+/** The document with its payload parsed (`parse`), or without it, for a cursor of `_sys` fields only. */
+export function parsedDoc(doc: StoredDoc, parse = true): DeliveryDoc {
+  const data = parse ? (JSON.parse(doc.text) as Record<string, unknown> | null) : null;
+  return { env: doc.env, folder: doc.folder, key: doc.key, created_at: doc.created_at, updated_at: doc.updated_at, owner: doc.owner, data };
 }
 
 const str = JSON.stringify;

@@ -101,11 +101,13 @@ export async function listAnswer(ask: ListAsk, { env, api, match, index, routing
   let page: Page;
   if (index.queryStored && servesStoredPayloads(withData, collection, options)) {
     const stored = await index.queryStored(env, route.folder, request);
-    const ends = [stored.items[0], stored.items[stored.items.length - 1]].map((doc) => (doc ? parsedDoc(doc) : undefined));
+    // A cursor reads the payload only when the page is sorted by a data field.
+    const byData = sort.some((key) => key.field.scope !== 'sys');
+    const ends = [stored.items[0], stored.items[stored.items.length - 1]].map((doc) => (doc ? parsedDoc(doc, byData) : undefined));
     // Without populate no document but the page's own is read: the surrogate keys are the general path's.
     const text = listText(headOf(ends[0], ends[1], stored.hasMore), stored.items);
     if (text !== undefined) return { text, keys: surrogateKeys(route.folder, stored.items, ctx) };
-    page = { items: stored.items.map(parsedDoc), hasMore: stored.hasMore };
+    page = { items: stored.items.map((doc) => parsedDoc(doc)), hasMore: stored.hasMore };
   } else page = await index.query(env, route.folder, request);
   const { items, hasMore } = page;
   const head = headOf(items[0], items[items.length - 1], hasMore);

@@ -44,8 +44,8 @@ describe('list pages spliced from the stored payload text', () => {
       const { items, hasMore } = await index.queryStored('e1', 'f1', query);
       expect(hasMore).to.equal(false);
       expect(items.map((d) => d.text)).to.deep.equal(written.map((d) => JSON.stringify(d.data)));
-      expect(items.map(parsedDoc)).to.deep.equal(written);
-      expect(items.map(parsedDoc)).to.deep.equal((await index.query('e1', 'f1', query)).items);
+      expect(items.map((d) => parsedDoc(d))).to.deep.equal(written);
+      expect(items.map((d) => parsedDoc(d))).to.deep.equal((await index.query('e1', 'f1', query)).items);
       const head = { limit: 100, next: 'http://cms.test/x/?next="é"', previous: null };
       expect(listText(head, items)).to.equal(generalPage(head, written));
       // Backward pages come in sort order as `query`'s do.

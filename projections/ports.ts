@@ -94,6 +94,11 @@ export type Page = {
   readonly hasMore: boolean;
 };
 
+/** A published document with its payload as the JSON text the index stored, not parsed (docs/decisions/0235). */
+export type StoredDoc = Omit<DeliveryDoc, 'data'> & { readonly text: string };
+
+export type StoredPage = { readonly items: StoredDoc[]; readonly hasMore: boolean };
+
 export interface SearchIndexTx extends SearchIndexTxSearch {
   get(env: string, folder: string, key: string): Promise<DeliveryDoc | null>;
   index(doc: DeliveryDoc): Promise<void>;
@@ -113,6 +118,11 @@ export interface SearchIndex extends SearchQueries {
    * Items come in sort order whichever way the page was read.
    */
   query(env: string, folder: string, query: DeliveryQuery): Promise<Page>;
+  /**
+   * `query` with each payload as the JSON text `JSON.stringify` gave when it was indexed, for
+   * answers that serve payloads unchanged (docs/decisions/0235); engines without it are read through `query`.
+   */
+  queryStored?(env: string, folder: string, query: DeliveryQuery): Promise<StoredPage>;
   unitOfWork(consumer: string, position: Position, work: (tx: SearchIndexTx) => Promise<void>): Promise<void>;
   checkpoint(consumer: string): Promise<Position>;
   close(): Promise<void>;

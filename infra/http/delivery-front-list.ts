@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse } from 'node:querystring';
 import type { TLSSocket } from 'node:tls';
 import type { SearchIndex } from '../../projections/ports.js';
-import { servedAnswer } from '../../read-api/delivery/caching.js';
+import { servedText } from '../../read-api/delivery/caching.js';
 import { listAnswer } from '../../read-api/delivery/list.js';
 import type { DeliveryApi, DeliveryRouting } from '../../read-api/delivery/routing.js';
 import type { Match } from '../../read-api/delivery/scope.js';
@@ -53,8 +53,8 @@ export function frontList({ index, routing, security, observer }: FrontListDeps)
     const query = parse(at < 0 ? '' : url.slice(at + 1)) as Record<string, unknown>;
     // The front admits only callers that read every collection of the API (DeliveryAuth.readsFromMemory, 0161).
     listAnswer({ query, urlWith: (changes) => urlWith(req, changes) }, { env, api, match, index, routing, readable: () => true })
-      .then(({ body, keys }) => {
-        const { answer, keys: surrogateKeys } = servedAnswer(body, keys);
+      .then(({ text, keys }) => {
+        const { answer, keys: surrogateKeys } = servedText(text, keys);
         rememberServed(req, answer, surrogateKeys);
         writeServed(req, res, api, answer, servedHeaders(security, answer), observer, started);
       })

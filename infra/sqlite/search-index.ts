@@ -1,7 +1,7 @@
 import type { Position } from '../../commands/ports.js';
 import { effectiveSort, type DeliveryQuery } from '../../projections/delivery-query.js';
 import { fold } from '../../projections/delivery-query-eval.js';
-import type { CursorKey, DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx } from '../../projections/ports.js';
+import type { CursorKey, DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx, StoredPage } from '../../projections/ports.js';
 import { pageSql, type SqlParam } from './delivery-query-sql.js';
 import { Mutex } from '../mutex.js';
 import type { Scored, SearchEntries, TextQuery, VectorQuery } from '../../projections/search-ports.js';
@@ -12,6 +12,7 @@ import { SEARCH_SCHEMA, SqliteSearchTables } from './search-tables.js';
 import type { Statement } from './driver.js';
 import { DATA_VALUE, DOC_COLUMNS, migrateDocsFormat } from './docs-format.js';
 import { TextChanges, TextIndexKeeper } from './text-index-keeper.js';
+import { storedItem } from './stored-doc.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS docs (
@@ -224,6 +225,19 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async query(env: string, folder: string, query: DeliveryQuery): Promise<Page> {
+    const { rows, limit, backward } = this.pageRows(env, folder, query);
+    const items = rows.slice(0, limit).map(toDoc);
+    return { items: backward ? items.reverse() : items, hasMore: rows.length > limit };
+  }
+
+  async queryStored(env: string, folder: string, query: DeliveryQuery): Promise<StoredPage> {
+    const { rows, limit, backward } = this.pageRows(env, folder, query);
+    const items = rows.slice(0, limit).map(storedItem);
+    return { items: backward ? items.reverse() : items, hasMore: rows.length > limit };
+  }
+
+  /** The rows of one page of a query, one more than its limit when more exist. */
+  private pageRows(env: string, folder: string, query: DeliveryQuery): { rows: Row[]; limit: number; backward: boolean } {
     const limit = Math.max(1, query.limit);
     const backward = query.before !== undefined;
     const { sql, params } = pageSql({
@@ -237,9 +251,7 @@ export class SqliteSearchIndex implements SearchIndex {
       backward,
       limit,
     });
-    const rows = this.prepared(sql).all(...params);
-    const items = rows.slice(0, limit).map(toDoc);
-    return { items: backward ? items.reverse() : items, hasMore: rows.length > limit };
+    return { rows: this.prepared(sql).all(...params), limit, backward };
   }
 
   /** A list restricted to some owners: the statement depends on how many. */

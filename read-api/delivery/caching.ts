@@ -19,7 +19,12 @@ export const SURROGATE_KEY = 'Surrogate-Key';
  * it holds, space-separated), or 304 when the client already has these bytes.
  */
 export function sendCached(req: Request, res: Response, body: unknown, keys: Iterable<string>): void {
-  const { answer, keys: surrogateKeys, text } = servedAnswer(body, keys);
+  sendCachedText(req, res, JSON.stringify(body), keys);
+}
+
+/** `sendCached` of an answer already serialized. */
+export function sendCachedText(req: Request, res: Response, text: string, keys: Iterable<string>): void {
+  const { answer, keys: surrogateKeys } = servedText(text, keys);
   res.set('ETag', answer.etag);
   res.set(SURROGATE_KEY, answer.surrogateKeys);
   rememberServed(req, answer, surrogateKeys);
@@ -32,7 +37,11 @@ export function sendCached(req: Request, res: Response, body: unknown, keys: Ite
 
 /** The bytes of an answer (and their text) with their ETag and its distinct surrogate keys. */
 export function servedAnswer(body: unknown, keys: Iterable<string>): { answer: ServedAnswer; keys: string[]; text: string } {
-  const text = JSON.stringify(body);
+  return servedText(JSON.stringify(body), keys);
+}
+
+/** `servedAnswer` of an answer already serialized. */
+export function servedText(text: string, keys: Iterable<string>): { answer: ServedAnswer; keys: string[]; text: string } {
   const bytes = Buffer.from(text);
   const surrogateKeys = [...new Set(keys)];
   return { answer: { body: bytes, etag: etagOf(bytes), surrogateKeys: surrogateKeys.join(' ') }, keys: surrogateKeys, text };

@@ -27,7 +27,7 @@ export async function shapeItem(doc: DeliveryDoc, withData: boolean, collection:
  * (its connections decide what is served), the collection, its documents and every document
  * populate read.
  */
-export function surrogateKeys(folder: string, docs: readonly DeliveryDoc[], ctx: PopulateContext): string[] {
+export function surrogateKeys(folder: string, docs: readonly Pick<DeliveryDoc, 'key'>[], ctx: PopulateContext): string[] {
   const keys = [ctx.env, ctx.api.key, folder, ...docs.map((d) => d.key)];
   // A document populate did not find counts too: its publish changes this answer.
   for (const id of ctx.seen.keys()) {

@@ -2,11 +2,12 @@ import type { Request, Response } from 'express';
 import { DomainError } from '../../domain/errors.js';
 import { effectiveSort, type DeliveryQuery } from '../../projections/delivery-query.js';
 import { cursorOf } from '../../projections/delivery-query-eval.js';
-import type { SearchIndex } from '../../projections/ports.js';
+import type { DeliveryDoc, Page, SearchIndex } from '../../projections/ports.js';
 import { urlWith } from '../pagination.js';
 import { queryString } from '../query.js';
-import { sendCached } from './caching.js';
+import { sendCachedText } from './caching.js';
 import { shapeItem, surrogateKeys } from './item.js';
+import { listText, parsedDoc, servesStoredPayloads } from './list-text.js';
 import { requireMethod, servesData } from './methods.js';
 import type { PopulateContext } from './populate.js';
 import { decodeCursor, encodeCursor } from './query/cursor.js';
@@ -42,8 +43,8 @@ export type ListContext = {
  * documents, filtered (`where__<field>__<op>`), sorted and paged inside the SearchIndex.
  */
 export async function listDocuments(req: Request, res: Response, context: ListContext): Promise<void> {
-  const { body, keys } = await listAnswer({ query: req.query as Record<string, unknown>, urlWith: (changes) => urlWith(req, changes) }, context);
-  sendCached(req, res, body, keys);
+  const { text, keys } = await listAnswer({ query: req.query as Record<string, unknown>, urlWith: (changes) => urlWith(req, changes) }, context);
+  sendCachedText(req, res, text, keys);
 }
 
 /** What a list answer is computed from: the parsed query string and the request's own URL with some parameters replaced. */
@@ -55,11 +56,11 @@ export type ListAsk = {
 export type ListBody = { limit: number; next: string | null; previous: string | null; results: unknown[] };
 
 /**
- * The page body and its surrogate keys, for the express handler above and the delivery
+ * The page's JSON text and its surrogate keys, for the express handler above and the delivery
  * front's path for lists not remembered yet (infra/http/delivery-front-list.ts); throws the
  * DomainError of a refusal before anything is sent.
  */
-export async function listAnswer(ask: ListAsk, { env, api, match, index, routing, readable }: ListContext): Promise<{ body: ListBody; keys: Iterable<string> }> {
+export async function listAnswer(ask: ListAsk, { env, api, match, index, routing, readable }: ListContext): Promise<{ text: string; keys: Iterable<string> }> {
   const { route } = match;
   requireMethod(route, 'get_many');
   const query = ask.query;
@@ -88,20 +89,30 @@ export async function listAnswer(ask: ListAsk, { env, api, match, index, routing
     ...(previous !== undefined ? { before: decodeCursor(previous, 'previous', sort) } : {}),
     ...(owners === null ? {} : { owners }),
   };
-  const { items, hasMore } = await index.query(env, route.folder, request);
   const backward = request.before !== undefined;
-  const first = items[0];
-  const last = items[items.length - 1];
-  const cursor = (name: 'next' | 'previous', at: typeof first) =>
+  const cursor = (name: 'next' | 'previous', at: DeliveryDoc | undefined) =>
     at ? ask.urlWith({ limit: String(limit), next: null, previous: null, [name]: encodeCursor(cursorOf(at, sort), sort) }) : null;
-  const ctx: PopulateContext = { env, api, model, index, options, seen: new Map(), readable };
-  const results = [];
-  for (const doc of items) results.push(await shapeItem(doc, withData, collection, ctx));
-  const body: ListBody = {
+  const headOf = (first: DeliveryDoc | undefined, last: DeliveryDoc | undefined, hasMore: boolean) => ({
     limit,
     next: backward || hasMore ? cursor('next', last) : null,
     previous: (backward ? hasMore : request.after !== undefined) ? cursor('previous', first) : null,
-    results,
-  };
-  return { body, keys: surrogateKeys(route.folder, items, ctx) };
+  });
+  const ctx: PopulateContext = { env, api, model, index, options, seen: new Map(), readable };
+  let page: Page;
+  if (index.queryStored && servesStoredPayloads(withData, collection, options)) {
+    const stored = await index.queryStored(env, route.folder, request);
+    // A cursor reads the payload only when the page is sorted by a data field.
+    const byData = sort.some((key) => key.field.scope !== 'sys');
+    const ends = [stored.items[0], stored.items[stored.items.length - 1]].map((doc) => (doc ? parsedDoc(doc, byData) : undefined));
+    // Without populate no document but the page's own is read: the surrogate keys are the general path's.
+    const text = listText(headOf(ends[0], ends[1], stored.hasMore), stored.items);
+    if (text !== undefined) return { text, keys: surrogateKeys(route.folder, stored.items, ctx) };
+    page = { items: stored.items.map((doc) => parsedDoc(doc)), hasMore: stored.hasMore };
+  } else page = await index.query(env, route.folder, request);
+  const { items, hasMore } = page;
+  const head = headOf(items[0], items[items.length - 1], hasMore);
+  const results = [];
+  for (const doc of items) results.push(await shapeItem(doc, withData, collection, ctx));
+  const body: ListBody = { ...head, results };
+  return { text: JSON.stringify(body), keys: surrogateKeys(route.folder, items, ctx) };
 }

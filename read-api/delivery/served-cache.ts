@@ -55,7 +55,8 @@ export function notRemembered(request: object): void {
 
 export class ServedCache {
   private readonly entries = new Map<string, ServedEntry>();
-  private readonly byDep = new Map<string, Set<string>>();
+  /** The addresses built from each dependency: one address as itself, several as a set (most document keys have one). */
+  private readonly byDep = new Map<string, string | Set<string>>();
   private generation = 0;
   private bytes = 0;
 
@@ -77,16 +78,20 @@ export class ServedCache {
   /** Remembers an admitted answer, unless something it was built from changed since its admission. */
   fill(admission: Admission, answer: ServedAnswer, surrogateKeys: Iterable<string>): void {
     if (admission.generation !== this.generation) return;
-    const deps = new Set(admission.deps);
-    for (const key of surrogateKeys) if (!admission.ignore.has(key)) deps.add(key);
-    this.remove(admission.cacheKey);
-    const entry: ServedEntry = { ...answer, ...admission.scope, deps: [...deps] };
-    this.entries.set(admission.cacheKey, entry);
+    const { cacheKey, scope, ignore } = admission;
+    // The surrogate keys are distinct already (servedText); a repeated one would be harmless.
+    const deps = [...admission.deps];
+    for (const key of surrogateKeys) if (!ignore.has(key) && !admission.deps.includes(key)) deps.push(key);
+    this.remove(cacheKey);
+    const entry: ServedEntry = { body: answer.body, etag: answer.etag, surrogateKeys: answer.surrogateKeys, env: scope.env, prefix: scope.prefix, folder: scope.folder, deps };
+    this.entries.set(cacheKey, entry);
     this.bytes += entry.body.length;
     for (const dep of entry.deps) {
-      let keys = this.byDep.get(dep);
-      if (!keys) this.byDep.set(dep, (keys = new Set()));
-      keys.add(admission.cacheKey);
+      const keys = this.byDep.get(dep);
+      if (keys === undefined) this.byDep.set(dep, cacheKey);
+      else if (typeof keys === 'string') {
+        if (keys !== cacheKey) this.byDep.set(dep, new Set([keys, cacheKey]));
+      } else keys.add(cacheKey);
     }
     this.trim();
   }
@@ -95,8 +100,9 @@ export class ServedCache {
   evict(dep: string): void {
     this.generation += 1;
     const keys = this.byDep.get(dep);
-    if (!keys) return;
-    for (const key of [...keys]) this.remove(key);
+    if (keys === undefined) return;
+    if (typeof keys === 'string') this.remove(keys);
+    else for (const key of [...keys]) this.remove(key);
   }
 
   clear(): void {
@@ -113,8 +119,11 @@ export class ServedCache {
     this.bytes -= entry.body.length;
     for (const dep of entry.deps) {
       const keys = this.byDep.get(dep);
-      keys?.delete(cacheKey);
-      if (keys && keys.size === 0) this.byDep.delete(dep);
+      if (keys === cacheKey) this.byDep.delete(dep);
+      else if (typeof keys === 'object') {
+        keys.delete(cacheKey);
+        if (keys.size === 0) this.byDep.delete(dep);
+      }
     }
   }
 

@@ -46,4 +46,29 @@ describe('served bytes cache', () => {
     cache.evict('env');
     expect(cache.size).to.equal(0);
   });
+  it('tracks answers sharing a dependency and answers alone on one, through refills, removals and evictions', () => {
+    const cache = new ServedCache();
+    const fill = (key: string, keys: string[]) => {
+      const request = {};
+      cache.admit(request, key, scope, ['env']);
+      rememberServed(request, answer(key), keys);
+    };
+    fill('a', ['env', 'shared', 'only-a']);
+    fill('b', ['env', 'shared', 'only-b']);
+    fill('c', ['env', 'shared']);
+    // Refilled under the same address: no longer built from only-a.
+    fill('a', ['env', 'shared', 'env', 'other-a']);
+    cache.evict('only-a');
+    expect(['a', 'b', 'c'].filter((k) => cache.lookup(k))).to.deep.equal(['a', 'b', 'c']);
+    cache.evict('only-b');
+    expect(['a', 'b', 'c'].filter((k) => cache.lookup(k))).to.deep.equal(['a', 'c']);
+    cache.evict('other-a');
+    expect(['a', 'b', 'c'].filter((k) => cache.lookup(k))).to.deep.equal(['c']);
+    fill('d', ['env', 'shared']);
+    cache.evict('shared');
+    expect(cache.size).to.equal(0);
+    fill('e', ['env']);
+    cache.evict('env');
+    expect(cache.size).to.equal(0);
+  });
 });

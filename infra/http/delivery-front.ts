@@ -9,6 +9,7 @@ import { FORWARD_HEADER, type DeliveryAuth } from '../../read-api/delivery/auth.
 import type { ServedObserver } from '../observability/served-answers.js';
 import type { SearchIndex } from '../../projections/ports.js';
 import { frontList } from './delivery-front-list.js';
+import { frontOne } from './delivery-front-one.js';
 import { servedHeaders, writeServed, type ServedHeaders } from './served-write.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -32,7 +33,7 @@ export type DeliveryFrontDeps = {
   readonly status?: EnvironmentStatus;
   /** Request id, log line and metrics of the answers written here (the express app's front does them for the rest). */
   readonly observer?: ServedObserver;
-  /** The delivery index: with it, a list read not remembered yet is answered here too (docs/decisions/0182). */
+  /** The delivery index: with it, a list or get-one read not remembered yet is answered here too (docs/decisions/0182, 0245). */
   readonly index?: SearchIndex;
 };
 
@@ -54,6 +55,7 @@ function cacheable(req: IncomingMessage): boolean {
 export function deliveryFront({ app, routing, cache, auth, status, observer, index }: DeliveryFrontDeps): Handler {
   const security = Object.entries(securityHeaders()).flat() as string[];
   const list = index ? frontList({ index, routing, security, observer }) : null;
+  const one = index ? frontOne({ index, routing, security, observer }) : null;
   /** The headers of a remembered answer but CORS, built on its first use. */
   const prepared = new WeakMap<ServedEntry, ServedHeaders>();
   const headersOf = (entry: ServedEntry): ServedHeaders => {
@@ -112,6 +114,7 @@ export function deliveryFront({ app, routing, cache, auth, status, observer, ind
     if (rest.length === 0) cache.admit(req, cacheKey, scope, [scope.env, listsOf(scope.env)]);
     else cache.admit(req, cacheKey, scope, [scope.env], new Set([route.folder, listsOf(scope.env)]));
     if (list && rest.length === 0 && allowed(req, env!, api, route.folder)) return list(req, res, { env: env!, api, match }, () => app(req, res));
+    if (one && rest.length === 1 && allowed(req, env!, api, route.folder)) return one(req, res, { env: env!, api, match, key: rest[0]! }, () => app(req, res));
     app(req, res);
   }
 }

@@ -9,10 +9,19 @@ import { ONE_PARAMETERS, readOptions, refuseUnknownParameters } from './query/re
 import { ownersOf } from './scope.js';
 
 /** `GET /{prefix}/{collection path}/{key}/`: one published document, with its content. */
-export async function getDocument(req: Request, res: Response, key: string, { env, api, match, index, routing, readable }: ListContext): Promise<void> {
+export async function getDocument(req: Request, res: Response, key: string, context: ListContext): Promise<void> {
+  const { item, keys } = await oneAnswer(req.query as Record<string, unknown>, key, context);
+  sendCached(req, res, item, keys);
+}
+
+/**
+ * The document of a get-one read and its surrogate keys, for the express handler above and the
+ * delivery front's path for reads not remembered yet (infra/http/delivery-front-one.ts); throws
+ * the refusal (a bad parameter, a method the connection does not allow, an unknown key).
+ */
+export async function oneAnswer(query: Record<string, unknown>, key: string, { env, api, match, index, routing, readable }: ListContext): Promise<{ item: Record<string, unknown>; keys: string[] }> {
   const { route } = match;
   requireMethod(route, 'get_one');
-  const query = req.query as Record<string, unknown>;
   refuseUnknownParameters(query, ONE_PARAMETERS, false);
   const model = routing.model(env);
   const collection = model.collections.get(route.folder);
@@ -22,5 +31,5 @@ export async function getDocument(req: Request, res: Response, key: string, { en
   if (!doc || (owners !== null && !owners.includes(doc.owner ?? ''))) throw notFound('resource_not_found', 'Resource');
   const ctx: PopulateContext = { env, api, model, index, options, seen: new Map(), readable };
   const item = await shapeItem(doc, true, collection, ctx);
-  sendCached(req, res, item, surrogateKeys(route.folder, [doc], ctx));
+  return { item, keys: surrogateKeys(route.folder, [doc], ctx) };
 }

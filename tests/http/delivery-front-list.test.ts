@@ -25,11 +25,11 @@ const stable = (r: Raw): Record<string, unknown> =>
   Object.fromEntries(Object.entries(r.headers).filter(([name]) => !['date', 'keep-alive', 'connection', 'x-request-id'].includes(name)));
 
 /**
- * A list read not remembered yet is answered by the delivery front without the express app
- * (docs/decisions/0182): the same status, headers and bytes as the express app gives for the
+ * A list or get-one read not remembered yet is answered by the delivery front without the express
+ * app (docs/decisions/0182, 0245): the same status, headers and bytes as the express app gives for the
  * same request, and every refusal still answered by the express app.
  */
-describe('delivery lists answered by the front on their first read', () => {
+describe('delivery lists and get-one reads answered by the front on their first read', () => {
   let s: TestService;
   let f: DeliveryFixture;
   let expressOnly: Server;
@@ -112,6 +112,43 @@ describe('delivery lists answered by the front on their first read', () => {
     expect(cors.front.headers.vary).to.equal('Origin');
     expect(stable(cors.front)).to.deep.equal(stable(cors.express));
     expect(cors.entered).to.equal(0);
+  });
+
+  it('answers get-one reads, localized, populated and narrowed, with the bytes and headers of the express app', async () => {
+    const paths = [
+      `site/articles/${f.a[0]}/`,
+      `site/articles/${f.a[1]}/?return_locales=de`,
+      `site/articles/${f.a[1]}/?raw=true`,
+      `site/articles/${f.a[2]}/?return_locales=de,en&fields=title,views`,
+      `site/articles/${f.a[0]}/?populate=author`,
+      `site/authors/${f.author}/?populate=company`,
+    ];
+    for (const path of paths) {
+      const { express, front, entered } = await both(path);
+      expect(front.status, path).to.equal(200);
+      expect(entered, `${path} entered the express app`).to.equal(0);
+      expect(front.body, path).to.equal(express.body);
+      expect(stable(front), path).to.deep.equal(stable(express));
+      expect(front.headers['x-request-id'], path).to.be.a('string');
+    }
+    const head = await both(`site/articles/${f.a[2]}/?fields=views`, 'HEAD');
+    expect(head.front.status).to.equal(200);
+    expect(head.front.body).to.equal('');
+    expect(head.entered).to.equal(0);
+    expect(stable(head.front)).to.deep.equal(stable(head.express));
+  });
+
+  it('leaves get-one refusals to the express app: an unknown key, a method not allowed, a bad parameter, another collection', async () => {
+    for (const path of ['site/articles/nosuchkey/', `keysonly/articles/${f.a[1]}/`, `site/articles/${f.a[0]}/?nope=1`, `site/articles/${f.a[0]}/?limit=3`, `site/authors/${f.a[0]}/`]) {
+      for (let i = 0; i < 2; i++) {
+        const { express, front, entered } = await both(path);
+        expect(front.status, path).to.be.within(400, 499);
+        expect(front.status, path).to.equal(express.status);
+        const [mine, theirs] = [JSON.parse(front.body), JSON.parse(express.body)];
+        expect(mine.error_code, path).to.be.a('string').and.equal(theirs.error_code);
+        expect(entered, `${path} went to the express app`).to.equal(1);
+      }
+    }
   });
 
   it('leaves every refusal to the express app, with its error envelope and nothing remembered', async () => {

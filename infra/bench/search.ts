@@ -18,6 +18,7 @@ import { VOCABULARY } from './search-vocabulary.js';
 import type { Bootstrap } from './service.js';
 import type { Figure, Row } from './table.js';
 import { withServiceCpu } from './search-cpu.js';
+import { seededRandom } from './seeded-random.js';
 
 export type SearchBenchOptions = {
   readonly resources: number;
@@ -44,17 +45,7 @@ export function searchBenchOptions(env: NodeJS.ProcessEnv = process.env): Search
   return { resources, seconds, maxRequests: 5_000, seedConcurrency: 32, dataDir: env.BENCH_DATA_DIR ? resolve(env.BENCH_DATA_DIR) : null, listsOnly, textOnly };
 }
 
-/** A small deterministic generator (mulberry32), so every run searches the same corpus. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 /** Words skewed towards the frequent end of the vocabulary, like real text. */
 const words = (next: () => number, n: number): string => Array.from({ length: n }, () => VOCABULARY[Math.floor(VOCABULARY.length * next() ** 2)]).join(' ');

@@ -6,9 +6,8 @@ import { servedText } from '../../read-api/delivery/caching.js';
 import { listAnswer } from '../../read-api/delivery/list.js';
 import type { DeliveryApi, DeliveryRouting } from '../../read-api/delivery/routing.js';
 import type { Match } from '../../read-api/delivery/scope.js';
-import { rememberServed } from '../../read-api/delivery/served-cache.js';
 import type { ServedObserver } from '../observability/served-answers.js';
-import { servedHeaders, writeServed } from './served-write.js';
+import { writeComputed } from './served-write.js';
 
 export type FrontListDeps = {
   readonly index: SearchIndex;
@@ -46,21 +45,12 @@ function urlWith(req: IncomingMessage, changes: Record<string, string | null>): 
  */
 export function frontList({ index, routing, security, observer }: FrontListDeps): FrontList {
   return (req, res, { env, api, match }, fallback) => {
-    const started = process.hrtime.bigint();
     const url = req.url ?? '/';
     const at = url.indexOf('?');
     // Express 5's default "simple" query parser is node:querystring's.
     const query = parse(at < 0 ? '' : url.slice(at + 1)) as Record<string, unknown>;
     // The front admits only callers that read every collection of the API (DeliveryAuth.readsFromMemory, 0161).
-    listAnswer({ query, urlWith: (changes) => urlWith(req, changes) }, { env, api, match, index, routing, readable: () => true })
-      .then(({ text, keys }) => {
-        const { answer, keys: surrogateKeys } = servedText(text, keys);
-        rememberServed(req, answer, surrogateKeys);
-        writeServed(req, res, api, answer, servedHeaders(security, answer), observer, started);
-      })
-      .catch((error: unknown) => {
-        if (!res.headersSent) fallback();
-        else res.destroy(error instanceof Error ? error : new Error(String(error)));
-      });
+    const computed = listAnswer({ query, urlWith: (changes) => urlWith(req, changes) }, { env, api, match, index, routing, readable: () => true }).then(({ text, keys }) => servedText(text, keys));
+    writeComputed(req, res, api, computed, { security, observer }, fallback);
   };
 }

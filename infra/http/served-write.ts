@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { notModified, SURROGATE_KEY } from '../../read-api/delivery/caching.js';
 import { corsHeaders } from '../../read-api/delivery/cors.js';
 import type { DeliveryApi } from '../../read-api/delivery/routing.js';
-import type { ServedAnswer } from '../../read-api/delivery/served-cache.js';
+import { rememberServed, type ServedAnswer } from '../../read-api/delivery/served-cache.js';
 import type { ServedObserver } from '../observability/served-answers.js';
 
 /** The headers of a served answer but CORS and the request id: for a 200, and for a 304. */
@@ -41,4 +41,29 @@ export function writeServed(
     const query = url.indexOf('?');
     observer!.answered(req, id, query < 0 ? url : url.slice(0, query), status, started);
   }
+}
+
+/**
+ * Answers a read the delivery front computes itself (0182, 0245): the answer `computed` yields
+ * is remembered and written; a refusal or failure before anything was written goes to
+ * `fallback` (the express app answers it with its error envelope).
+ */
+export function writeComputed(
+  req: IncomingMessage,
+  res: ServerResponse,
+  api: DeliveryApi,
+  computed: Promise<{ answer: ServedAnswer; keys: string[] }>,
+  { security, observer }: { readonly security: readonly string[]; readonly observer?: ServedObserver },
+  fallback: () => void,
+): void {
+  const started = process.hrtime.bigint();
+  computed
+    .then(({ answer, keys }) => {
+      rememberServed(req, answer, keys);
+      writeServed(req, res, api, answer, servedHeaders(security, answer), observer, started);
+    })
+    .catch((error: unknown) => {
+      if (!res.headersSent) fallback();
+      else res.destroy(error instanceof Error ? error : new Error(String(error)));
+    });
 }

@@ -11,18 +11,9 @@ import { Tokenizer } from '../../infra/sqlite/text-tokens.js';
 import type { DeliveryDoc } from '../../projections/ports.js';
 import type { Scored, SearchText, TextQuery } from '../../projections/search-ports.js';
 import { tempDir } from '../support/temp.js';
+import { seededRandom } from '../../infra/bench/seeded-random.js';
 
-/** mulberry32: the same random corpus on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 /** The tokens FTS5 itself makes of texts, read from a real table of search_text's tokenizer. */
 function fts5Tokens(db: SqliteDb, texts: readonly string[]): string[][] {

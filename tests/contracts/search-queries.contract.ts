@@ -1,18 +1,10 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import type { DeliveryDoc, SearchIndex } from '../../projections/ports.js';
+import type { SearchIndex } from '../../projections/ports.js';
 import type { SearchEntries } from '../../projections/search-ports.js';
+import { searchDoc, vec } from '../support/search-fixtures.js';
 
-const doc = (env: string, key: string, data: Record<string, unknown> | null = { title: key }): DeliveryDoc => ({
-  env,
-  folder: 'f',
-  key,
-  created_at: '2026-01-01T00:00:00Z',
-  updated_at: '2026-01-01T00:00:00Z',
-  owner: null,
-  data,
-});
-const vec = (...values: number[]) => Float32Array.from(values);
+const doc = searchDoc;
 
 /** The search side of the SearchIndex port: full text, vectors, vectors_size, metadata. */
 export function searchQueriesContract(open: () => Promise<SearchIndex>): void {

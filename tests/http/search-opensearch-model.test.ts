@@ -7,9 +7,8 @@ import { OpenSearchModel } from '../support/opensearch-model-server.js';
 import { publish, search, searchableCollection } from '../support/search.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { tempDir } from '../support/temp.js';
+import { keysOf, unitVector } from '../support/search-fixtures.js';
 
-const keysOf = (body: { results: { _sys: { key: string } }[] }): string[] => body.results.map((r) => r._sys.key);
-const unitVector = (dims: number, at: number): number[] => Array.from({ length: dims }, (_, i) => (i === at ? 1 : 0));
 
 /**
  * `_search` end to end on the OpenSearch adapter: the service's delivery index is the real adapter

@@ -3,8 +3,8 @@ import { preparedWordVectors } from '../../infra/embeddings/static-embedder.js';
 import { TEST_EMBEDDINGS_CACHE } from '../support/embeddings.js';
 import { follow, publish, search, searchableCollection } from '../support/search.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { keysOf } from '../support/search-fixtures.js';
 
-const keysOf = (body: { results: { _sys: { key: string } }[] }): string[] => body.results.map((r) => r._sys.key);
 
 /**
  * `_search` rules re-checked against the product's documentation and official clients

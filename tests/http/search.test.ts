@@ -4,9 +4,8 @@ import { v1 } from '../support/content.js';
 import { TEST_EMBEDDINGS_CACHE } from '../support/embeddings.js';
 import { follow, publish, search, searchableCollection } from '../support/search.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { keysOf, unitVector } from '../support/search-fixtures.js';
 
-const keysOf = (body: { results: { _sys: { key: string } }[] }): string[] => body.results.map((r) => r._sys.key);
-const unitVector = (dims: number, at: number): number[] => Array.from({ length: dims }, (_, i) => (i === at ? 1 : 0));
 
 describe('delivery search: POST {prefix}/{collection}/_search', function () {
   // The first run on a machine converts the word vectors once (seconds; more on a busy CI).

@@ -6,6 +6,7 @@ import type { SearchEntries } from '../../projections/search-ports.js';
 import { expansionsPerWord, maxEdits } from '../../projections/typo-tolerance.js';
 import { closeTerms } from '../../infra/sqlite/fuzzy-terms.js';
 import { RecordingOpenSearch } from '../support/recording-opensearch.js';
+import { searchDoc, vec } from '../support/search-fixtures.js';
 
 /**
  * What the OpenSearch adapter sends for search, checked against the k-NN plugin's and the query
@@ -13,16 +14,7 @@ import { RecordingOpenSearch } from '../support/recording-opensearch.js';
  * runs the search contract suite against a server when OPENSEARCH_URL is set).
  */
 
-const doc = (key: string, data: Record<string, unknown> | null = { title: key }): DeliveryDoc => ({
-  env: 'e',
-  folder: 'f',
-  key,
-  created_at: '2026-01-01T00:00:00Z',
-  updated_at: '2026-01-01T00:00:00Z',
-  owner: null,
-  data,
-});
-const vec = (...values: number[]) => Float32Array.from(values);
+const doc = (key: string, data?: Record<string, unknown> | null): DeliveryDoc => searchDoc('e', key, data);
 
 describe('OpenSearch search requests (recorded)', () => {
   let fake: RecordingOpenSearch;

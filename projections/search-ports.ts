@@ -1,4 +1,4 @@
-import type { DeliveryDoc } from './ports.js';
+import type { DeliveryDoc, StoredDoc } from './ports.js';
 import type { SearchField } from './search-fields.js';
 
 /** What the delivery index keeps for search beside each document (docs/decisions/0051). */
@@ -41,6 +41,8 @@ export interface SearchQueries {
   searchVectors(env: string, folder: string, query: VectorQuery): Promise<Scored[]>;
   /** Published documents of a collection by key, in no particular order (unknown keys are left out). */
   docsByKeys(env: string, folder: string, keys: readonly string[]): Promise<DeliveryDoc[]>;
+  /** The same with each payload as the JSON text it was indexed from (docs/decisions/0260); engines without it are read through `docsByKeys`. */
+  docsStoredByKeys?(env: string, folder: string, keys: readonly string[]): Promise<StoredDoc[]>;
   /** The search flags of a collection's published fields (empty before its first publish). */
   searchFields(env: string, folder: string): Promise<SearchField[]>;
   /** Bytes of stored vectors of a document (the resource's `vectors_size`). */

@@ -1,7 +1,7 @@
 import type { Position } from '../../commands/ports.js';
 import { effectiveSort, type DeliveryQuery } from '../../projections/delivery-query.js';
 import { fold } from '../../projections/delivery-query-eval.js';
-import type { CursorKey, DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx, StoredPage } from '../../projections/ports.js';
+import type { CursorKey, DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx, StoredDoc, StoredPage } from '../../projections/ports.js';
 import { pageSql, type SqlParam } from './delivery-query-sql.js';
 import { Mutex } from '../mutex.js';
 import type { Scored, SearchEntries, TextQuery, VectorQuery } from '../../projections/search-ports.js';
@@ -176,13 +176,22 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async docsByKeys(env: string, folder: string, keys: readonly string[]): Promise<DeliveryDoc[]> {
-    const docs: DeliveryDoc[] = [];
+    return this.rowsByKeys(env, folder, keys).map(toDoc);
+  }
+
+  /** docsByKeys with each payload as its stored JSON text, not parsed (docs/decisions/0260). */
+  async docsStoredByKeys(env: string, folder: string, keys: readonly string[]): Promise<StoredDoc[]> {
+    return this.rowsByKeys(env, folder, keys).map(storedItem);
+  }
+
+  private rowsByKeys(env: string, folder: string, keys: readonly string[]): Row[] {
+    const rows: Row[] = [];
     for (let at = 0; at < keys.length; at += 500) {
       const chunk = keys.slice(at, at + 500);
       const sql = `SELECT ${DOC_COLUMNS} FROM docs WHERE env = ? AND folder = ? AND data IS NOT NULL AND key IN (${chunk.map(() => '?').join(', ')})`;
-      docs.push(...this.prepared(sql).all(env, folder, ...chunk).map(toDoc));
+      rows.push(...this.prepared(sql).all(env, folder, ...chunk));
     }
-    return docs;
+    return rows;
   }
 
   async searchFields(env: string, folder: string): Promise<SearchField[]> {

@@ -43,6 +43,13 @@ const str = JSON.stringify;
  * copying would not keep as an own key): then the general path answers.
  */
 export function listText(head: { limit: number; next: string | null; previous: string | null }, items: readonly StoredDoc[]): string | undefined {
+  const results = resultsText(items);
+  if (results === undefined) return undefined;
+  return `{"limit":${str(head.limit)},"next":${str(head.next)},"previous":${str(head.previous)},"results":[${results}]}`;
+}
+
+/** The items of a page, comma-separated (no brackets), or undefined as for listText; also `_search`'s results (0260). */
+export function resultsText(items: readonly StoredDoc[]): string | undefined {
   let results = '';
   for (const doc of items) {
     if (doc.text.includes('"__proto__"')) return undefined;
@@ -50,5 +57,5 @@ export function listText(head: { limit: number; next: string | null; previous: s
     const sys = `{"key":${str(doc.key)},"created_at":${str(doc.created_at)},"updated_at":${str(doc.updated_at)},"folder":${str(doc.folder)}}`;
     results += `${results === '' ? '' : ','}{"_sys":${sys},"data":${doc.text}}`;
   }
-  return `{"limit":${str(head.limit)},"next":${str(head.next)},"previous":${str(head.previous)},"results":[${results}]}`;
+  return results;
 }

@@ -1,12 +1,15 @@
 import type { DeliveryQuery, JoinFilter, SortKey, WhereNode } from '../../../projections/delivery-query.js';
 import { effectiveSort } from '../../../projections/delivery-query.js';
 import { cursorOf } from '../../../projections/delivery-query-eval.js';
-import type { DeliveryDoc, SearchIndex } from '../../../projections/ports.js';
+import type { DeliveryDoc, SearchIndex, StoredDoc } from '../../../projections/ports.js';
 import { decodeCursor, encodeCursor } from '../query/cursor.js';
 import { invalid } from './body-schema.js';
 
 /** One page of search results and the cursors around it (opaque strings, or null at an end). */
 export type ResultPage = { readonly docs: readonly DeliveryDoc[]; readonly next: string | null; readonly previous: string | null };
+
+/** The same with each payload as its stored JSON text. */
+export type StoredResultPage = { readonly docs: readonly StoredDoc[]; readonly next: string | null; readonly previous: string | null };
 
 /** `offset`: results skipped before a first page (without a cursor). */
 export type PageAsk = { readonly limit: number; readonly next?: string; readonly previous?: string; readonly offset?: number };
@@ -73,15 +76,44 @@ export const rankedStart = (ask: PageAsk): number =>
 /** Whether a ranked page needs only the ranked keys down to its end (nothing filters or reorders them). */
 export const unfiltered = (filter: Filter): boolean => !filter.where && !filter.joins && filter.sort.length === 0 && !filter.owners;
 
-export async function rankedPage(index: SearchIndex, env: string, folder: string, ranked: readonly string[], filter: Filter, ask: PageAsk): Promise<ResultPage> {
+/** Where a ranked page starts and how many results it holds. */
+function rankedSpan(ask: PageAsk): { start: number; size: number } {
   const start = rankedStart(ask);
   // A previous page ends where the page it was asked from starts (after an `offset`, it can be shorter than the limit).
   const size = ask.previous !== undefined ? Math.max(1, Math.min(ask.limit, decodeOffset(ask.previous, 'previous') - start)) : ask.limit;
+  return { start, size };
+}
+
+/** The page of a window read from `start` with one result more than `size` when more follow. */
+function windowPage<T>(window: readonly T[], start: number, size: number): { docs: readonly T[]; next: string | null; previous: string | null } {
+  return {
+    docs: window.slice(0, size),
+    next: window.length > size ? encodeOffset(start + size) : null,
+    previous: start > 0 ? encodeOffset(start) : null,
+  };
+}
+
+/** The documents `load` finds for the keys from `start` (one more than `size`), in rank order. */
+async function rankedWindow<T extends { readonly key: string }>(ranked: readonly string[], start: number, size: number, load: (keys: readonly string[]) => Promise<T[]>): Promise<T[]> {
+  const wanted = ranked.slice(start, start + size + 1);
+  const byKey = new Map((await load(wanted)).map((doc) => [doc.key, doc]));
+  return wanted.map((key) => byKey.get(key)).filter((doc): doc is T => doc !== undefined);
+}
+
+/**
+ * The page of a ranked search that nothing filters or reorders, each payload as its stored JSON
+ * text (docs/decisions/0235, 0260), from an index that can read them so.
+ */
+export async function rankedStoredPage(index: Required<Pick<SearchIndex, 'docsStoredByKeys'>>, env: string, folder: string, ranked: readonly string[], ask: PageAsk): Promise<StoredResultPage> {
+  const { start, size } = rankedSpan(ask);
+  return windowPage(await rankedWindow(ranked, start, size, (keys) => index.docsStoredByKeys(env, folder, keys)), start, size);
+}
+
+export async function rankedPage(index: SearchIndex, env: string, folder: string, ranked: readonly string[], filter: Filter, ask: PageAsk): Promise<ResultPage> {
+  const { start, size } = rankedSpan(ask);
   let window: DeliveryDoc[];
   if (unfiltered(filter)) {
-    const wanted = ranked.slice(start, start + size + 1);
-    const byKey = new Map((await index.docsByKeys(env, folder, wanted)).map((doc) => [doc.key, doc]));
-    window = wanted.map((key) => byKey.get(key)).filter((doc): doc is DeliveryDoc => doc !== undefined);
+    window = await rankedWindow(ranked, start, size, (keys) => index.docsByKeys(env, folder, keys));
   } else if (ranked.length === 0) {
     window = [];
   } else {
@@ -92,9 +124,5 @@ export async function rankedPage(index: SearchIndex, env: string, folder: string
     const ordered = filter.sort.length > 0 ? items : [...items].sort((a, b) => rank.get(a.key)! - rank.get(b.key)!);
     window = ordered.slice(start, start + size + 1);
   }
-  return {
-    docs: window.slice(0, size),
-    next: window.length > size ? encodeOffset(start + size) : null,
-    previous: start > 0 ? encodeOffset(start) : null,
-  };
+  return windowPage(window, start, size);
 }

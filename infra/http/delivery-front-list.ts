@@ -24,7 +24,7 @@ export type FrontList = (req: IncomingMessage, res: ServerResponse, at: { env: s
  * builds it in express: the same serialization, with the query written back once instead of
  * after every change (each change of `url.searchParams` serializes the whole query again).
  */
-function urlWith(req: IncomingMessage, changes: Record<string, string | null>): string {
+export function urlWith(req: IncomingMessage, changes: Record<string, string | null>): string {
   const protocol = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
   const url = new URL(req.url ?? '/', `${protocol}://${req.headers.host ?? 'localhost'}`);
   const params = new URLSearchParams(url.search);

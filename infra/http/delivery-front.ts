@@ -10,6 +10,8 @@ import type { ServedObserver } from '../observability/served-answers.js';
 import type { SearchIndex } from '../../projections/ports.js';
 import { frontList } from './delivery-front-list.js';
 import { frontOne } from './delivery-front-one.js';
+import { frontSearch } from './delivery-front-search.js';
+import type { SearchDeps } from '../../read-api/delivery/search/answer.js';
 import { servedHeaders, writeServed, type ServedHeaders } from './served-write.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -35,6 +37,8 @@ export type DeliveryFrontDeps = {
   readonly observer?: ServedObserver;
   /** The delivery index: with it, a list or get-one read not remembered yet is answered here too (docs/decisions/0182, 0245). */
   readonly index?: SearchIndex;
+  /** With it, a `POST .../_search` is answered here too (docs/decisions/0260). */
+  readonly search?: SearchDeps;
 };
 
 /** A GET or HEAD without a body, not replayed by the agent endpoint: the only reads answered from, or remembered in, the cache. */
@@ -52,10 +56,11 @@ function cacheable(req: IncomingMessage): boolean {
  * other request goes to the express app, which remembers the answers of the reads this front
  * admitted.
  */
-export function deliveryFront({ app, routing, cache, auth, status, observer, index }: DeliveryFrontDeps): Handler {
+export function deliveryFront({ app, routing, cache, auth, status, observer, index, search }: DeliveryFrontDeps): Handler {
   const security = Object.entries(securityHeaders()).flat() as string[];
   const list = index ? frontList({ index, routing, security, observer }) : null;
   const one = index ? frontOne({ index, routing, security, observer }) : null;
+  const searching = search ? frontSearch({ search, routing, security, observer, served, allowed }) : null;
   /** The headers of a remembered answer but CORS, built on its first use. */
   const prepared = new WeakMap<ServedEntry, ServedHeaders>();
   const headersOf = (entry: ServedEntry): ServedHeaders => {
@@ -65,7 +70,7 @@ export function deliveryFront({ app, routing, cache, auth, status, observer, ind
   };
 
   return (req, res) => {
-    if (!cacheable(req)) return app(req, res);
+    if (!cacheable(req)) return searching && req.method === 'POST' ? searching(req, res, () => app(req, res)) : app(req, res);
     const url = req.url ?? '/';
     const cacheKey = `${req.headers.host ?? ''} ${url}`;
     const entry = cache.lookup(cacheKey);

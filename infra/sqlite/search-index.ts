@@ -13,6 +13,7 @@ import type { Statement } from './driver.js';
 import { DATA_VALUE, DOC_COLUMNS, migrateDocsFormat } from './docs-format.js';
 import { TextChanges, TextIndexKeeper } from './text-index-keeper.js';
 import { storedItem } from './stored-doc.js';
+import { SearchFieldsCache } from './search-fields-cache.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS docs (
@@ -149,6 +150,7 @@ export class SqliteSearchIndex implements SearchIndex {
   /** The FTS rows' changes of each unit of work, for the reader's in-memory text index (docs/decisions/0200). */
   private readonly textChanges: TextChanges;
   private readonly textKeeper: TextIndexKeeper;
+  private readonly fieldsCache: SearchFieldsCache;
 
   constructor(file: string) {
     this.writer = openSqlite(file, { vectors: true, derived: true });
@@ -163,6 +165,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.textChanges = new TextChanges(this.textKeeper);
     this.searchWriter = new SqliteSearchTables(this.writer, { changes: this.textChanges });
     this.searchReader = new SqliteSearchTables(this.reader, { keeper: this.textKeeper });
+    this.fieldsCache = new SearchFieldsCache(this.reader);
     this.releaseCheckpoints = checkpointInBackground(this.writer, file);
   }
 
@@ -195,7 +198,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async searchFields(env: string, folder: string): Promise<SearchField[]> {
-    return activeFields(async (id) => this.searchReader.meta(id), env, folder);
+    return this.fieldsCache.get(env, folder, () => activeFields(async (id) => this.searchReader.meta(id), env, folder));
   }
 
   async vectorsSize(env: string, folder: string, key: string): Promise<number> {

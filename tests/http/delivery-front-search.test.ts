@@ -163,6 +163,24 @@ describe('delivery _search answered by the front', () => {
     }
   });
 
+  it("sees a collection's new searchable field from the first search after its version is published", async () => {
+    const changing = await searchableCollection(s, 'changing', [{ key: 'title', type: 'string', searchable: true }], 'changing');
+    await publish(s, changing, { title: 'stone river' });
+    const byBody = JSON.stringify({ find_text: { query: 'river', fields: ['body'] } });
+    // Refused, and the collection's search fields are now remembered.
+    for (let i = 0; i < 2; i++) expect((await post(frontOrigin, `${envPath}/changing/changing/_search`, byBody)).status).to.equal(422);
+    const version = await s.api('POST', v1(s, `/collections/${changing}/model/versions/`), {});
+    expect((await s.api('POST', v1(s, `/collections/${changing}/model/versions/${version.body.key}/schema/tree/`), { key: 'body', type: 'text', searchable: true })).status).to.equal(201);
+    expect((await s.api('POST', v1(s, `/collections/${changing}/model/versions/${version.body.key}/publish/`), {})).status).to.equal(200);
+    let status = 0;
+    // The delivery index follows the event log in the background: at most a few seconds.
+    for (let i = 0; i < 100 && status !== 200; i++) {
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      status = (await post(frontOrigin, `${envPath}/changing/changing/_search`, byBody)).status;
+    }
+    expect(status).to.equal(200);
+  });
+
   it('answers an allowed Origin with the CORS headers of the express app', async () => {
     const site = (await s.api('GET', v1(s, '/api/'))).body.results.find((a: { prefix: string }) => a.prefix === 'site');
     expect((await s.api('PUT', v1(s, `/api/${site.key}/`), { name: 'site', prefix: 'site', cors_origins: ['https://app.example'] })).status).to.equal(200);

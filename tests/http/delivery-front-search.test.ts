@@ -181,6 +181,25 @@ describe('delivery _search answered by the front', () => {
     expect(status).to.equal(200);
   });
 
+  it("gives each answer a request id (the caller's own kept) and counts it in the metrics under the express app's labels", async () => {
+    const metric = /http_requests_total\{interface="delivery",method="POST",route="\/:env\/:prefix\/\*segments",status="(\d+)"\} (\d+)/g;
+    const counts = async (): Promise<Record<string, number>> =>
+      Object.fromEntries([...(await (await fetch(`${s.service.urls.delivery}/metrics`)).text()).matchAll(metric)].map((m) => [m[1]!, Number(m[2])]));
+    const before = await counts();
+    const entered = expressCalls;
+    const body = JSON.stringify(text('stone'));
+    const mine = await post(frontOrigin, `${envPath}/site/notes/_search`, body, { 'x-request-id': 'search-7' });
+    const fresh = await post(frontOrigin, `${envPath}/site/notes/_search`, body);
+    const refused = await post(frontOrigin, `${envPath}/site/notes/_search?nope=1`, body);
+    expect([mine.status, fresh.status, refused.status]).to.deep.equal([200, 200, 422]);
+    expect(expressCalls - entered).to.equal(1);
+    expect(mine.headers['x-request-id']).to.equal('search-7');
+    expect(fresh.headers['x-request-id']).to.match(/^[0-9a-f-]{36}$/);
+    const after = await counts();
+    expect((after['200'] ?? 0) - (before['200'] ?? 0)).to.equal(2);
+    expect((after['422'] ?? 0) - (before['422'] ?? 0)).to.equal(1);
+  });
+
   it('answers an allowed Origin with the CORS headers of the express app', async () => {
     const site = (await s.api('GET', v1(s, '/api/'))).body.results.find((a: { prefix: string }) => a.prefix === 'site');
     expect((await s.api('PUT', v1(s, `/api/${site.key}/`), { name: 'site', prefix: 'site', cors_origins: ['https://app.example'] })).status).to.equal(200);

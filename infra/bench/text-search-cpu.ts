@@ -1,10 +1,12 @@
 // CPU time of full-text searches alone, without HTTP: `npx tsx infra/bench/text-search-cpu.ts
 // <delivery.db> <env> <folder> [queries]` on a copy of a kept corpus's delivery index (it is
 // opened for writing). The two-word queries of the search scenario (search.ts), answered by
-// SqliteSearchIndex.searchText and then docsByKeys for the page of 10, as `_search` does; prints
-// the CPU time per search of each step.
+// SqliteSearchIndex.searchText and then the page of 10 (and the 11th), read as the general path
+// does (docsByKeys, parsed, then serialized) and as the stored-text path does (docsStoredByKeys
+// spliced, 0260); prints the CPU time per search of each step.
 import { SqliteSearchIndex } from '../sqlite/search-index.js';
 import { searchQuery } from './search.js';
+import { resultsText } from '../../read-api/delivery/list-text.js';
 
 async function main(): Promise<void> {
   const [file, env, folder, count] = process.argv.slice(2);
@@ -20,17 +22,28 @@ async function main(): Promise<void> {
   for (let round = 0; round < 3; round++) {
     let rank = 0;
     let docs = 0;
+    let stored = 0;
+    let text = 0;
     for (let i = 0; i < n; i++) {
       const a = process.cpuUsage();
       const hits = await ask(i, 11);
       const b = process.cpuUsage(a);
       rank += b.user + b.system;
-      const c = process.cpuUsage();
-      await index.docsByKeys(env, folder, hits.slice(0, 11).map((h) => h.key));
-      const d = process.cpuUsage(c);
-      docs += d.user + d.system;
+      const keys = hits.slice(0, 11).map((h) => h.key);
+      // Each way reads the page first every other search: the second finds its pages in SQLite's cache.
+      for (const way of i % 2 === 0 ? ['parsed', 'stored'] : ['stored', 'parsed']) {
+        const c = process.cpuUsage();
+        // The general path's page: parsed payloads, shaped and serialized (JSON.stringify stands for both) ...
+        if (way === 'parsed') text += JSON.stringify((await index.docsByKeys(env, folder, keys)).map((doc) => ({ _sys: { key: doc.key }, data: doc.data }))).length;
+        // ... and the page spliced from the stored text (docs/decisions/0260).
+        else text += resultsText(await index.docsStoredByKeys(env, folder, keys))!.length;
+        const d = process.cpuUsage(c);
+        if (way === 'parsed') docs += d.user + d.system;
+        else stored += d.user + d.system;
+      }
     }
-    console.log(`round ${round}: text top k ${(rank / n).toFixed(1)} µs, docsByKeys ${(docs / n).toFixed(1)} µs a search (${n} searches)`);
+    const perSearch = (micros: number) => `${(micros / n).toFixed(1)} µs`;
+    console.log(`round ${round}: text top k ${perSearch(rank)}, docsByKeys + stringify ${perSearch(docs)}, docsStoredByKeys + splice ${perSearch(stored)} a search (${n} searches, ${text} bytes)`);
   }
   await index.close();
   process.exit(0);

@@ -22,10 +22,14 @@ export class BufferedReadStore implements ReadStore {
   private readonly views = new Map<string, ReadCollection<Doc>>();
   private readonly tx: ReadStoreTx = { collection: <T extends Doc>(name: string) => this.view(name) as unknown as ReadCollection<T> };
 
+  /** `written`: the store already holds documents of an earlier run (a catch-up), so reads of documents not buffered go to it. */
   constructor(
     private readonly inner: ReadStore,
     private readonly flushAt = FLUSH_AT,
-  ) {}
+    written = false,
+  ) {
+    this.flushed = written;
+  }
 
   private docs(collection: string): Map<string, Doc | null> {
     let docs = this.buffer.get(collection);

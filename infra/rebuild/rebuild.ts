@@ -74,7 +74,8 @@ export async function rebuildProjections(config: Config, progress?: ReplayProgre
   // and so are the revisions, into a scratch file it tells us of before it writes the index (0250).
   const delivery = workerTask<DeliveryRebuild, Position>(import.meta.url, 'delivery-worker', { config, building, scratch });
   try {
-    const buffered = new BufferedReadStore(shadow);
+    // Audit entries are written once per event and never read back: written out page by page (0250).
+    const buffered = new BufferedReadStore(shadow, undefined, false, new Set(['audit_events']));
     const readModels = readModelTarget(buffered, READ_MODELS);
     // No prepare(): the rebuilt tables get their indexes when they are swapped in.
     const targets = [readModels, usageTarget(buffered)];

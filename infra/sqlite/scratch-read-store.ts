@@ -4,6 +4,7 @@ import type { BatchWriter, BufferedWrites } from '../rebuild/buffered-writes.js'
 import { openSqlite, type SqliteDb } from './open.js';
 import { indexSql, tableOf, tableSql } from './read-store.js';
 import { writeBatchOn } from './read-store-batch.js';
+import { prepared } from './statement-cache.js';
 
 /**
  * A rebuild's scratch read-model file, written by one thread and thrown away afterwards
@@ -52,7 +53,7 @@ export class ScratchReadStore implements ReadStore, BatchWriter {
     return {
       get: async (id) => {
         const t = this.ensureTable(name);
-        const row = this.db.prepare<[string], { doc: string }>(`SELECT doc FROM ${t} WHERE id = ?`).get(id);
+        const row = prepared<[string], { doc: string }>(this.db, `SELECT doc FROM ${t} WHERE id = ?`).get(id);
         return row ? (JSON.parse(row.doc) as T) : null;
       },
       find: unsupported,

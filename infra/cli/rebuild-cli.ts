@@ -3,6 +3,7 @@ import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { rebuildProjections } from '../rebuild/rebuild.js';
+import { threadCpuSeconds } from '../rebuild/thread-cpu.js';
 
 export const REBUILD_USAGE = `usage: npm run rebuild -- [--data-dir DIR]
 Rebuilds every projection from the first event: the read models are swapped in when done (a running
@@ -39,9 +40,11 @@ export async function rebuildCli(argv: readonly string[], env: NodeJS.ProcessEnv
   );
   // From the process's start: its own start and module loading are part of what a user waits for.
   const used = process.cpuUsage();
+  const main = threadCpuSeconds();
+  const threads = main === undefined || report.deliveryCpuSeconds === undefined ? '' : `; main thread cpu ${main.toFixed(2)} s, delivery thread cpu ${report.deliveryCpuSeconds.toFixed(2)} s`;
   out.write(
     `replay ${report.replaySeconds.toFixed(2)} s; read models swapped in at ${report.readModelSeconds.toFixed(2)} s; delivery index written at ${report.deliverySeconds.toFixed(2)} s;` +
-      ` process cpu ${((used.user + used.system) / 1e6).toFixed(2)} s (every thread, since it started)\n`,
+      ` process cpu ${((used.user + used.system) / 1e6).toFixed(2)} s (every thread, since it started)${threads}\n`,
   );
   return 0;
 }

@@ -22,10 +22,20 @@ export class BufferedReadStore implements ReadStore {
   private readonly views = new Map<string, ReadCollection<Doc>>();
   private readonly tx: ReadStoreTx = { collection: <T extends Doc>(name: string) => this.view(name) as unknown as ReadCollection<T> };
 
+  /**
+   * `written`: the store already holds documents of an earlier run (a catch-up), so reads of
+   * documents not buffered go to it. `writeThrough`: collections whose documents are written once
+   * and never read, changed or removed again (the audit log: one entry per event, keyed by it),
+   * written out at the end of each unit of work instead of held (docs/decisions/0250).
+   */
   constructor(
     private readonly inner: ReadStore,
     private readonly flushAt = FLUSH_AT,
-  ) {}
+    written = false,
+    private readonly writeThrough: ReadonlySet<string> = new Set(),
+  ) {
+    this.flushed = written;
+  }
 
   private docs(collection: string): Map<string, Doc | null> {
     let docs = this.buffer.get(collection);
@@ -87,7 +97,24 @@ export class BufferedReadStore implements ReadStore {
   async unitOfWork(consumer: string, position: Position, work: (tx: ReadStoreTx) => Promise<void>): Promise<void> {
     await work(this.tx);
     this.positions.set(consumer, position);
+    await this.writeOut();
     if (this.size >= this.flushAt) await this.flush();
+  }
+
+  /** Writes the write-through collections' new documents (without positions: those go with the next flush). */
+  private async writeOut(): Promise<void> {
+    if (this.writeThrough.size === 0 || !isBatchWriter(this.inner)) return;
+    const docs = new Map<string, Map<string, Doc | null>>();
+    for (const name of this.writeThrough) {
+      const held = this.buffer.get(name);
+      if (held && held.size > 0) docs.set(name, new Map(held));
+    }
+    if (docs.size === 0) return;
+    await this.inner.writeBatch({ removals: [], docs, positions: new Map(), fresh: true });
+    for (const [name, written] of docs) {
+      this.size -= written.size;
+      this.buffer.get(name)!.clear();
+    }
   }
 
   async checkpoint(consumer: string): Promise<Position> {

@@ -4,5 +4,5 @@ import type { Config } from '../config.js';
 import { rebuildDeliveryInto } from './delivery-rebuild.js';
 import { answer } from './worker-task.js';
 
-const { config, building } = workerData as { readonly config: Config; readonly building: string };
-await answer(rebuildDeliveryInto(config, building));
+const { config, building, scratch } = workerData as { readonly config: Config; readonly building: string; readonly scratch?: string };
+await answer(rebuildDeliveryInto(config, building, scratch));

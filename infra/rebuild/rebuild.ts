@@ -1,7 +1,7 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Position } from '../../commands/ports.js';
-import { READ_MODELS, REVISION_MODELS } from '../../projections/catalog.js';
+import { READ_MODELS } from '../../projections/catalog.js';
 import { readModelTarget } from '../../projections/read-model-target.js';
 import { usageTarget } from '../../projections/usage.js';
 import { replayInto, type ReplayProgress } from '../../projections/rebuild.js';
@@ -12,6 +12,8 @@ import { SqliteReadStore } from '../sqlite/read-store.js';
 import { BufferedReadStore } from './buffered-read-store.js';
 import type { DeliveryRebuild } from './delivery-rebuild.js';
 import { openEventLog } from './event-log.js';
+import type { EventLog } from '../sqlite/event-log-reader.js';
+import { SCRATCH_FILE, scratchRevisions } from './revisions-scratch.js';
 import { workerTask } from './worker-task.js';
 
 export type RebuildReport = {
@@ -30,6 +32,8 @@ export type RebuildReport = {
   readonly swapAttempts: number;
   /** The rebuilt delivery index, adopted by the next start. */
   readonly deliveryFile: string;
+  /** CPU time of the thread that rebuilt the delivery index (and the revisions), where known. */
+  readonly deliveryCpuSeconds?: number;
 };
 
 const SWAP_ATTEMPTS = 20;
@@ -37,6 +41,17 @@ const SWAP_ATTEMPTS = 20;
 const removeDb = (file: string): void => {
   for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
 };
+
+/** Brings the revisions of the scratch file up to the head, on this thread, after a refused swap. */
+async function catchUpScratch(eventStore: EventLog, file: string): Promise<void> {
+  const revisions = scratchRevisions(file, true);
+  try {
+    await replayInto(eventStore, [revisions.target], await revisions.target.checkpoint());
+    await revisions.finish();
+  } finally {
+    await revisions.close();
+  }
+}
 
 /**
  * Rebuilds every projection of the embedded stores from the first event (docs/decisions/0073):
@@ -50,17 +65,20 @@ export async function rebuildProjections(config: Config, progress?: ReplayProgre
   const eventStore = await openEventLog(config);
   const readFile = join(config.dataDir, 'read-models.db');
   const building = join(config.dataDir, 'delivery.rebuilding.db');
+  const scratch = join(config.dataDir, SCRATCH_FILE);
   clearShadow(readFile);
   removeDb(building);
+  removeDb(scratch);
   const shadow = new SqliteReadStore(readFile, SHADOW);
-  // The delivery index is rebuilt at the same time, in a thread of its own (docs/decisions/0141).
-  const delivery = workerTask<DeliveryRebuild>(import.meta.url, 'delivery-worker', { config, building });
+  // The delivery index is rebuilt at the same time, in a thread of its own (docs/decisions/0141),
+  // and so are the revisions, into a scratch file it tells us of before it writes the index (0250).
+  const delivery = workerTask<DeliveryRebuild, Position>(import.meta.url, 'delivery-worker', { config, building, scratch });
   try {
-    const buffered = new BufferedReadStore(shadow);
+    // Audit entries are written once per event and never read back: written out page by page (0250).
+    const buffered = new BufferedReadStore(shadow, undefined, false, new Set(['audit_events']));
     const readModels = readModelTarget(buffered, READ_MODELS);
-    const revisions = readModelTarget(buffered, REVISION_MODELS, 'revisions');
     // No prepare(): the rebuilt tables get their indexes when they are swapped in.
-    const targets = [readModels, revisions, usageTarget(buffered)];
+    const targets = [readModels, usageTarget(buffered)];
 
     const head = await eventStore.headPosition();
     onStart?.(/^\d+$/.test(head) ? Number(head) : 0);
@@ -71,20 +89,23 @@ export async function rebuildProjections(config: Config, progress?: ReplayProgre
     for (;;) {
       attempts += 1;
       await buffered.flush();
-      if (swapInReadModels(readFile)) break;
+      await delivery.early;
+      if (swapInReadModels(readFile, scratch)) break;
       if (attempts >= SWAP_ATTEMPTS) throw new Error(`the running service stayed ahead of the rebuild ${SWAP_ATTEMPTS} times; nothing was swapped`);
       const more = await replayInto(eventStore, targets, position, (n, at) => progress?.(events + n, at));
       position = more.position;
       events += more.events;
+      await catchUpScratch(eventStore, scratch);
     }
     const readModelSeconds = (performance.now() - started) / 1000;
     const built = await delivery.result;
     renameSync(building, join(config.dataDir, REBUILT_DELIVERY));
     const deliverySeconds = (built.finishedAt - performance.timeOrigin - started) / 1000;
-    return { events, seconds: (performance.now() - started) / 1000, replaySeconds, readModelSeconds, deliverySeconds, position, swapAttempts: attempts, deliveryFile: join(config.dataDir, REBUILT_DELIVERY) };
+    return { events, seconds: (performance.now() - started) / 1000, replaySeconds, readModelSeconds, deliverySeconds, position, swapAttempts: attempts, deliveryFile: join(config.dataDir, REBUILT_DELIVERY), deliveryCpuSeconds: built.cpuSeconds };
   } finally {
     await delivery.stop();
     await Promise.allSettled([shadow.close(), eventStore.close()]);
     if (existsSync(building)) removeDb(building);
+    removeDb(scratch);
   }
 }

@@ -6,9 +6,11 @@ import { parentPort, Worker } from 'node:worker_threads';
 /** tsx's ESM registration module (resolving through `require` finds its CommonJS twin beside it). */
 const tsxApi = (): string => pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/esm/api')), 'index.mjs')).href;
 
-/** A module running in a worker thread: the one message it posts, and a way to stop it early. */
-export type WorkerTask<T> = {
+/** A module running in a worker thread: its answer, what it told before (`tell`), and a way to stop it early. */
+export type WorkerTask<T, E = never> = {
   readonly result: Promise<T>;
+  /** What the module passed to `tell` before its answer (rejects as `result` does if it never did). */
+  readonly early: Promise<E>;
   /** Ends the thread (if it still runs) and waits until it has. */
   readonly stop: () => Promise<void>;
 };
@@ -19,7 +21,7 @@ export type WorkerTask<T> = {
  * run from the TypeScript sources (tests, the benchmark), the thread registers tsx before
  * importing it, as a worker does not inherit the loader the main thread was started with.
  */
-export function workerTask<T>(from: string, name: string, data: unknown): WorkerTask<T> {
+export function workerTask<T, E = never>(from: string, name: string, data: unknown): WorkerTask<T, E> {
   const ext = extname(new URL(from).pathname);
   const entry = JSON.stringify(new URL(`./${name}${ext}`, from).href);
   const source =
@@ -34,20 +36,35 @@ export function workerTask<T>(from: string, name: string, data: unknown): Worker
       resolve(code);
     }),
   );
-  const result = new Promise<T>((resolve, reject) => {
-    worker.once('message', (message: T) => resolve(message));
-    worker.once('error', reject);
-    void exit.then((code) => reject(new Error(`the ${name} thread ended (code ${code}) without an answer`)));
-  });
+  const settle = <V>(kind: Message['kind']): Promise<V> =>
+    new Promise<V>((resolve, reject) => {
+      worker.on('message', (message: Message) => {
+        if (message.kind === kind) resolve(message.value as V);
+      });
+      worker.once('error', reject);
+      void exit.then((code) => reject(new Error(`the ${name} thread ended (code ${code}) without ${kind === 'early' ? 'telling' : 'an answer'}`)));
+    });
+  const early = settle<E>('early');
+  const result = settle<T>('result');
   // A caller that stops the task early handles the failure itself.
   result.catch(() => {});
+  early.catch(() => {});
   return {
     result,
+    early,
     stop: async () => {
       if (!exited) await worker.terminate();
       await exit;
     },
   };
+}
+
+/** What a worker's module posts: what it tells before its answer, then its answer. */
+type Message = { readonly kind: 'early' | 'result'; readonly value: unknown };
+
+/** In the worker's module: tells the main thread `value` before the answer (its task's `early`). */
+export function tell(value: unknown): void {
+  parentPort?.postMessage({ kind: 'early', value } satisfies Message);
 }
 
 /**
@@ -57,7 +74,7 @@ export function workerTask<T>(from: string, name: string, data: unknown): Worker
  */
 export async function answer<T>(work: Promise<T>): Promise<void> {
   try {
-    parentPort?.postMessage(await work);
+    parentPort?.postMessage({ kind: 'result', value: await work } satisfies Message);
   } catch (error) {
     if (error instanceof Error) throw Object.assign(new Error(`${error.name}: ${error.message}`), { stack: error.stack });
     throw error;

@@ -1,4 +1,4 @@
-import { LIVE_PREFIX } from './read-store.js';
+import { LIVE_PREFIX, tableSql } from './read-store.js';
 import { openSqlite } from './open.js';
 
 /** Where a rebuild writes in the read-model file: `rb_<collection>` tables and their own checkpoints. */
@@ -10,6 +10,14 @@ const like = (prefix: string): string => `${prefix.replace(/_/g, '\\_')}%`;
 
 function objects(db: ReturnType<typeof openSqlite>, type: 'table' | 'index', prefix: string): Master[] {
   return db.prepare<[string, string], Master>(`SELECT name, tbl_name, sql FROM sqlite_master WHERE type = ? AND name LIKE ? ESCAPE '\\'`).all(type, like(prefix));
+}
+
+/** The read-model tables of an attached scratch file. */
+function scratchTables(db: ReturnType<typeof openSqlite>): string[] {
+  return db
+    .prepare<[string], { name: string }>(`SELECT name FROM scratch.sqlite_master WHERE type = 'table' AND name LIKE ? ESCAPE '\\'`)
+    .all(like(LIVE_PREFIX))
+    .map((t) => t.name);
 }
 
 /** Drops the tables an earlier, unfinished rebuild left in the file. */
@@ -29,18 +37,24 @@ export function clearShadow(file: string): void {
  * (docs/decisions/0073). A running service's projections wait for it and then go on writing
  * into the new tables; its reads see the old tables until the commit, the new ones after.
  * Refused (false, nothing changed) while a live consumer is past the rebuilt position: catch
- * up and call again.
+ * up and call again. `scratch`, a file in the live layout that another thread rebuilt some
+ * consumers into (docs/decisions/0250), adds its tables and checkpoints: each is copied into
+ * an empty live table that has the live indexes, which SQLite does page by page, index entries
+ * included, when the scratch table has the same indexes.
  */
-export function swapInReadModels(file: string): boolean {
+export function swapInReadModels(file: string, scratch?: string): boolean {
   const db = openSqlite(file);
   try {
+    if (scratch !== undefined) db.prepare('ATTACH DATABASE ? AS scratch').run(scratch);
     return db.transaction((): boolean => {
       const rebuilt = db.prepare<[], { consumer: string; position: string }>(`SELECT consumer, position FROM ${SHADOW.checkpoints}`).all();
+      const copied = scratch === undefined ? [] : scratchTables(db);
+      if (scratch !== undefined) rebuilt.push(...db.prepare<[], { consumer: string; position: string }>('SELECT consumer, position FROM scratch.checkpoints').all());
       const live = db.prepare<[string], { position: string }>('SELECT position FROM checkpoints WHERE consumer = ?');
       if (rebuilt.some((r) => (live.get(r.consumer)?.position ?? '') > r.position)) return false;
 
       const shadowTables = objects(db, 'table', SHADOW.prefix).filter((t) => t.name !== SHADOW.checkpoints);
-      const shadowNames = new Set(shadowTables.map((t) => t.name.slice(SHADOW.prefix.length)));
+      const shadowNames = new Set([...shadowTables.map((t) => t.name.slice(SHADOW.prefix.length)), ...copied.map((t) => t.slice(LIVE_PREFIX.length))]);
       const replaced = (table: string): boolean => shadowNames.has(table.slice(LIVE_PREFIX.length));
       // The rebuilt tables get the live tables' indexes, built once over the full tables.
       const liveIndexes = objects(db, 'index', `ix_${LIVE_PREFIX}`).filter((i) => i.sql !== null && replaced(i.tbl_name));
@@ -51,7 +65,9 @@ export function swapInReadModels(file: string): boolean {
         else db.exec(`DELETE FROM ${t.name}`);
       }
       for (const t of shadowTables) db.exec(`ALTER TABLE ${t.name} RENAME TO ${LIVE_PREFIX}${t.name.slice(SHADOW.prefix.length)}`);
+      for (const t of copied) db.exec(tableSql(t));
       for (const index of liveIndexes) db.exec(index.sql!);
+      for (const t of copied) db.exec(`INSERT INTO main.${t} SELECT * FROM scratch.${t}`);
       const save = db.prepare('INSERT INTO checkpoints (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position');
       for (const r of rebuilt) save.run(r.consumer, r.position);
       db.exec(`DROP TABLE ${SHADOW.checkpoints}`);

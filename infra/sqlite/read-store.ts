@@ -13,10 +13,17 @@ const NAME = /^[a-z_][a-z0-9_]*$/;
 /** Read-model tables are `rm_<collection>`; a rebuild writes `rb_<collection>` beside them (infra/sqlite/read-model-swap.ts). */
 export const LIVE_PREFIX = 'rm_';
 
-const tableOf = (name: string, prefix = LIVE_PREFIX): string => {
+export const tableOf = (name: string, prefix = LIVE_PREFIX): string => {
   if (!NAME.test(name)) throw new Error(`invalid collection name: ${name}`);
   return `${prefix}${name}`;
 };
+
+/** The table of a collection's documents (the rebuild's scratch file has the same). */
+export const tableSql = (table: string): string => `CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`;
+
+/** The index `ensureIndex` declares on `table` (the rebuild's scratch file builds the same). */
+export const indexSql = (table: string, fields: readonly string[]): string =>
+  `CREATE INDEX IF NOT EXISTS ix_${table}_${fields.map((f) => f.replace(/\./g, '_')).join('_')} ON ${table} (${fields.map(fieldExpr).join(', ')})`;
 
 const missingTable = (error: unknown): boolean => error instanceof Error && /no such table/.test(error.message);
 
@@ -109,7 +116,7 @@ export class SqliteReadStore implements ReadStore {
   private ensureTable(name: string): string {
     const t = this.table(name);
     if (!this.created.has(t)) {
-      this.writer.exec(`CREATE TABLE IF NOT EXISTS ${t} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
+      this.writer.exec(tableSql(t));
       this.created.add(t);
     }
     return t;
@@ -121,9 +128,7 @@ export class SqliteReadStore implements ReadStore {
 
   async ensureIndex(collection: string, fields: readonly string[]): Promise<void> {
     await this.mutex.run(async () => {
-      const t = this.ensureTable(collection);
-      const name = `ix_${t}_${fields.map((f) => f.replace(/\./g, '_')).join('_')}`;
-      this.writer.exec(`CREATE INDEX IF NOT EXISTS ${name} ON ${t} (${fields.map(fieldExpr).join(', ')})`);
+      this.writer.exec(indexSql(this.ensureTable(collection), fields));
     });
   }
 

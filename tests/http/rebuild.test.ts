@@ -125,6 +125,9 @@ describe('npm run rebuild: every projection from zero, swapped in under a runnin
     expect(result.err).to.contain('rebuilding [');
 
     expect(readModels(s.dataDir)).to.deep.equal(live);
+    // The revisions were rebuilt in the delivery thread's scratch file, copied in and removed (docs/decisions/0250).
+    expect(existsSync(join(s.dataDir, 'read-models.rebuilding.db'))).to.equal(false);
+    expect(result.out).to.match(/main thread cpu [\d.]+ s, delivery thread cpu [\d.]+ s/);
 
     const added = await s.api('POST', v1(s, `/collections/${articles}/resources/`), { data: { title: 'after the swap' } });
     expect(added.status).to.equal(201);
@@ -171,6 +174,7 @@ describe('npm run rebuild: every projection from zero, swapped in under a runnin
     expect(String(failure)).to.match(/fetch failed|ECONNREFUSED/);
     expect(existsSync(join(s.dataDir, 'delivery.rebuilding.db'))).to.equal(false);
     expect(existsSync(join(s.dataDir, 'delivery.rebuilt.db'))).to.equal(false);
+    expect(existsSync(join(s.dataDir, 'read-models.rebuilding.db'))).to.equal(false);
     expect((await s.get(`${s.service.urls.delivery}/${s.env}/site/articles/?limit=50`)).status).to.equal(200);
   });
 

@@ -59,6 +59,26 @@ describe('the rebuild buffer over a read store', () => {
     await buffered.close();
   });
 
+  it('writes a write-through collection out at the end of each unit of work, without its position, and holds the others', async () => {
+    const inner = new SqliteReadStore(`${tempDir()}/through.db`);
+    const buffered = new BufferedReadStore(inner, 1000, false, new Set(['entries']));
+    for (let i = 0; i < 3; i++) {
+      await buffered.unitOfWork('c', String(i).padStart(3, '0'), async (tx) => {
+        await tx.collection('entries').upsert({ _id: `e${i}`, n: i });
+        await tx.collection('docs').upsert({ _id: 'd', n: i });
+      });
+      expect(await inner.collection('entries').count(), `after unit ${i}`).to.equal(i + 1);
+    }
+    expect(await inner.collection('docs').count(), 'held until the flush').to.equal(0);
+    expect(await inner.checkpoint('c'), 'positions go with the flush').to.equal('');
+    expect(await buffered.checkpoint('c')).to.equal('002');
+    await buffered.flush();
+    expect(await inner.collection('docs').find({})).to.deep.equal([{ _id: 'd', n: 2 }]);
+    expect((await inner.collection('entries').find({}, { sort: [['_id', 1]] })).map((e) => e._id)).to.deep.equal(['e0', 'e1', 'e2']);
+    expect(await inner.checkpoint('c')).to.equal('002');
+    await buffered.close();
+  });
+
   it('matches filters in memory as the SQL translation does: equality, null for missing, ranges, $in, $ne, $exists, $or', () => {
     const doc = { _id: 'a', folder: 'x', n: 3, nested: { k: 'v' }, none: null };
     expect(matchesFilter(doc, { folder: 'x', 'nested.k': 'v' })).to.equal(true);

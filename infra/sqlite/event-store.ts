@@ -15,6 +15,7 @@ import { lastEventHash, migrateEventHashes, verifyEventHashes } from './event-ha
 import { fromPosition, openSqlite, toPosition, type SqliteDb } from './open.js';
 import { WalFile, type WalSync } from './wal-sync.js';
 import { checkpointInBackground } from './background-checkpoints.js';
+import { markStage, stageNow } from '../observability/stage-trace.js';
 
 type Row = { position: number; id: string; stream: string; revision: number; type: string; data: string; metadata: string };
 
@@ -165,6 +166,7 @@ export class SqliteEventStore implements EventStore {
     const group = this.pending.splice(0, GROUP_MAX);
     if (this.pending.length > 0) this.scheduleFlush();
     if (group.length === 0) return;
+    const started = stageNow();
     let outcomes: Outcome[];
     try {
       if (this.failure !== null) throw this.failure;
@@ -191,6 +193,7 @@ export class SqliteEventStore implements EventStore {
     }
     this.stats.commits += 1;
     this.stats.appends += group.length;
+    markStage('commit', started, group.length);
     const answers: (() => void)[] = [];
     const refusals: ((error: unknown) => void)[] = [];
     let first = NO_BOUND;
@@ -223,8 +226,10 @@ export class SqliteEventStore implements EventStore {
         const covered = this.unsynced;
         this.unsynced = [];
         this.syncingFirst = covered[0]?.first ?? null;
+        const syncStarted = stageNow();
         try {
           await this.walSync();
+          markStage('sync', syncStarted, covered.length);
         } catch (error) {
           this.failure = error;
           this.failedFirst = this.syncingFirst;
@@ -236,9 +241,11 @@ export class SqliteEventStore implements EventStore {
           this.syncingFirst = null;
         }
         this.stats.syncs += 1;
+        const answering = stageNow();
         for (const group of covered) for (const answer of group.answers) answer();
         this.lastPage = null;
         this.appended.emit('append');
+        markStage('answer-and-emit', answering, covered.length);
       }
     } finally {
       // Whatever happened, the next committed group starts a new loop.

@@ -1,0 +1,72 @@
+import { writeFileSync } from 'node:fs';
+import { PerformanceObserver, monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import type { ProjectionTarget } from '../../projections/runner.js';
+
+/**
+ * A benchmark-only time line of the write path (docs/decisions/0275): with `CMS_STAGE_TRACE=<file>`
+ * in its environment the service notes when each group commit, WAL sync, projection batch, garbage
+ * collection and long event-loop turn began and how long it took, and writes them to `<file>` as
+ * JSON lines when it stops. Without the variable every mark is a no-op. Times are wall-clock ms
+ * (`performance.timeOrigin + performance.now()`), so the benchmark can lay its own samples beside them.
+ */
+export type StageMark = { readonly stage: string; readonly at: number; readonly ms: number; readonly n?: number };
+
+const MAX_MARKS = 2_000_000;
+const file = process.env.CMS_STAGE_TRACE;
+const marks: StageMark[] = [];
+
+/** Now, in wall-clock ms with sub-ms precision. */
+export const stageNow = (): number => performance.timeOrigin + performance.now();
+
+/** Notes a stage that started at `at` (stageNow) and ends now; `n` is its size (events, appends). */
+export function markStage(stage: string, at: number, n?: number): void {
+  if (!file || marks.length >= MAX_MARKS) return;
+  marks.push(n === undefined ? { stage, at, ms: stageNow() - at } : { stage, at, ms: stageNow() - at, n });
+}
+
+/** Whether the trace is on (callers skip work that only feeds it). */
+export const stageTraceOn = (): boolean => file !== undefined && file !== '';
+
+/** Starts the observers (GC pauses, event-loop turns over LONG_TURN_MS) and the write at exit. */
+export function startStageTrace(): void {
+  if (!stageTraceOn()) return;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
+      if (marks.length < MAX_MARKS) marks.push({ stage: 'gc', at: performance.timeOrigin + entry.startTime, ms: entry.duration, n: kind ?? 0 });
+    }
+  }).observe({ entryTypes: ['gc'] });
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  // The loop's late ticks: a 1 ms timer that fires late measures how long the loop was held.
+  let expected = stageNow() + 1;
+  const tick = (): void => {
+    const now = stageNow();
+    if (now - expected > LONG_TURN_MS && marks.length < MAX_MARKS) marks.push({ stage: 'loop-held', at: expected, ms: now - expected });
+    expected = now + 1;
+    setTimeout(tick, 1).unref();
+  };
+  setTimeout(tick, 1).unref();
+  process.once('exit', () => {
+    delay.disable();
+    const summary = { stage: 'loop-delay-summary', at: stageNow(), ms: delay.percentile(99) / 1e6, n: delay.max / 1e6 };
+    writeFileSync(file!, [...marks, summary].map((m) => JSON.stringify(m)).join('\n') + '\n');
+  });
+}
+
+const LONG_TURN_MS = 3;
+
+/** A projection target whose batches are marked as `apply:<name>` when the trace is on (else the target itself). */
+export function tracedTarget(target: ProjectionTarget): ProjectionTarget {
+  if (!stageTraceOn()) return target;
+  return {
+    name: target.name,
+    checkpoint: () => target.checkpoint(),
+    apply: async (events, position) => {
+      const started = stageNow();
+      await target.apply(events, position);
+      markStage(`apply:${target.name}`, started, events.length);
+    },
+    ...(target.issued ? { issued: () => target.issued!() } : {}),
+  };
+}

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { PerformanceObserver, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { ProjectionTarget } from '../../projections/runner.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
  * A benchmark-only time line of the write path (docs/decisions/0275): with `CMS_STAGE_TRACE=<file>`
@@ -69,4 +70,17 @@ export function tracedTarget(target: ProjectionTarget): ProjectionTarget {
     },
     ...(target.issued ? { issued: () => target.issued!() } : {}),
   };
+}
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** A listener whose requests are marked as `stage` from when it took them to when their answer was written, when the trace is on (else the listener itself). */
+export function tracedListener<L extends Listener>(stage: string, listener: L): L {
+  if (!stageTraceOn()) return listener;
+  const traced = (req: IncomingMessage, res: ServerResponse): void => {
+    const at = stageNow();
+    res.once('finish', () => markStage(stage, at));
+    listener(req, res);
+  };
+  return Object.assign(traced, listener);
 }

@@ -31,7 +31,6 @@ import { frontRouter } from './http/front.js';
 import { closeGracefully } from './http/shutdown.js';
 import { managementApp } from './http/management-app.js';
 import { managementThinPath } from './http/management-thin-path.js';
-import { deliveryReadsFirst } from './http/delivery-reads-first.js';
 import { createLogger, logErrors, type Logger } from './logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { projectionReports, readiness } from './observability/readiness.js';
@@ -176,7 +175,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const mcp = new McpEndpoint({ routing, readStore, auth: deliveryAuth });
   const delivery = deliveryApp({ routing, searchIndex, embedder, auth: deliveryAuth, writes: writeDeps, mcp, log, status: environmentStatus, front: frontRouter(front, 'delivery') });
   const servers = [
-    await listen(deliveryReadsFirst(managementListener) as never, config.host, config.port),
+    await listen(managementListener as never, config.host, config.port),
     await listen(tracedListener('delivery-read', deliveryFront({ app: delivery as never, routing, cache: served, auth: deliveryAuth, status: environmentStatus, observer: servedObserver({ logger, metrics, app: delivery }), index: searchIndex })) as never, config.host, config.deliveryPort),
   ];
   const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };

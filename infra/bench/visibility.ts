@@ -56,9 +56,7 @@ async function samples(ctx: BenchContext, count: number, first: number, trace: S
 }
 
 /** Writes the samples' time lines where BENCH_VISIBILITY_TRACE says, if it does. */
-async function writeTrace(idle: SampleTrace[], busy: SampleTrace[]): Promise<void> {
-  const file = process.env.BENCH_VISIBILITY_TRACE;
-  if (!file) return;
+async function writeTrace(file: string, idle: SampleTrace[], busy: SampleTrace[]): Promise<void> {
   const lines = [...idle.map((s) => ({ ...s, phase: 'idle' })), ...busy.map((s) => ({ ...s, phase: 'busy' }))].map((s) => JSON.stringify(s));
   await writeFile(file, lines.join('\n') + '\n');
 }
@@ -80,14 +78,15 @@ export const visibility: Scenario = {
   async run(ctx) {
     const n = ctx.options.visibilitySamples;
     const base = 10_000_000;
-    const traced = process.env.BENCH_VISIBILITY_TRACE ? { idle: [] as SampleTrace[], busy: [] as SampleTrace[] } : null;
+    const file = ctx.options.visibilityTrace;
+    const traced = file ? { idle: [] as SampleTrace[], busy: [] as SampleTrace[] } : null;
     const idle = await samples(ctx, n, base, traced?.idle ?? null);
     let loadDone = false;
     const load = ctx.measure(createTarget(ctx, `create wait=true (${ctx.options.writers} writers, beside visibility samples)`, true), ctx.options.writers);
     void load.finally(() => (loadDone = true));
     const busy = await samples(ctx, n, base + n, traced?.busy ?? null, () => loadDone);
     const m = await load;
-    if (traced) await writeTrace(traced.idle, traced.busy);
+    if (file && traced) await writeTrace(file, traced.idle, traced.busy);
     return {
       rows: [{ m, baseline: ctx.baseline.getOne }],
       figures: [figure('write -> delivery visibility, idle', idle), figure(`write -> delivery visibility, ${ctx.options.writers} writers`, busy)],

@@ -9,11 +9,18 @@ import { readFileSync } from 'node:fs';
 type Sample = { at: number; created: number; polls: number[]; ms: number; phase: string };
 type Mark = { stage: string; at: number; ms: number; n?: number };
 
+/** The file's JSON lines; a line cut short (a service stopped while it wrote its trace) is left out. */
 const lines = <T>(file: string): T[] =>
   readFileSync(file, 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((line) => JSON.parse(line) as T);
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as T];
+      } catch {
+        return [];
+      }
+    });
 
 const quantile = (values: number[], q: number): number => {
   const sorted = [...values].sort((a, b) => a - b);

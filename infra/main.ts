@@ -1,10 +1,12 @@
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { startService } from './service.js';
+import { startStageTrace } from './observability/stage-trace.js';
 
 /** `npm start`: the service on the embedded stores unless engine URLs are configured. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  startStageTrace();
   const logger = createLogger(config.logLevel);
   const service = await startService(config, logger);
   if (service.bootstrapCreated && service.bootstrap) {

@@ -35,6 +35,7 @@ import { createLogger, logErrors, type Logger } from './logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { projectionReports, readiness } from './observability/readiness.js';
 import { timedEventStore } from './observability/timed-event-store.js';
+import { markStage, stageNow, tracedListener, tracedTarget } from './observability/stage-trace.js';
 import { closeStores, openStores } from './stores.js';
 import type { SearchIndex } from '../projections/ports.js';
 
@@ -122,7 +123,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         };
   let draining = false;
   const front = { logger, metrics, readiness: () => readiness({ ...lagOf, projections, draining: () => draining }) };
-  const target = options.wrapProjectionTarget ?? ((t: ProjectionTarget) => t);
+  const target = options.wrapProjectionTarget ?? tracedTarget;
   const readModelRunner = new ProjectionRunner(eventStore, target(readModels), { log, afterBatch: refreshRouting });
   // Cascades of deletes run as a reactor from their own checkpoint (docs/decisions/0083).
   const cascades = reactorTarget('cascades', readStore, cascadeReaction({ bus, readStore, quota: resourceQuota, readModels: readModelRunner }));
@@ -131,7 +132,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const projections = new Projections(
     [
       // The delivery index first: runners take each new group in this order, and readers wait for it (docs/decisions/0217).
-      new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex, embedder)), { log, afterBatch: async (batch) => evictChanged(served, batch) }),
+      new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex, embedder)), { log, afterBatch: async (batch) => evictTimed(served, batch) }),
       readModelRunner,
       new ProjectionRunner(eventStore, target(revisions), { log }),
       new ProjectionRunner(eventStore, target(usage), { log }),
@@ -175,7 +176,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const delivery = deliveryApp({ routing, searchIndex, embedder, auth: deliveryAuth, writes: writeDeps, mcp, log, status: environmentStatus, front: frontRouter(front, 'delivery') });
   const servers = [
     await listen(managementListener as never, config.host, config.port),
-    await listen(deliveryFront({ app: delivery as never, routing, cache: served, auth: deliveryAuth, status: environmentStatus, observer: servedObserver({ logger, metrics, app: delivery }), index: searchIndex, search: { index: searchIndex, embedder } }) as never, config.host, config.deliveryPort),
+    await listen(tracedListener('delivery-read', deliveryFront({ app: delivery as never, routing, cache: served, auth: deliveryAuth, status: environmentStatus, observer: servedObserver({ logger, metrics, app: delivery }), index: searchIndex, search: { index: searchIndex, embedder } })) as never, config.host, config.deliveryPort),
   ];
   const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };
 
@@ -204,4 +205,11 @@ export async function startService(config: Config, logger: Logger = createLogger
       return stopping;
     },
   };
+}
+
+/** Drops the remembered delivery answers a batch changed (docs/decisions/0131), marked in the stage trace (0275). */
+function evictTimed(served: ServedCache, batch: readonly StoredEvent[]): void {
+  const started = stageNow();
+  evictChanged(served, batch);
+  markStage('evict', started, batch.length);
 }

@@ -15,6 +15,8 @@ export type BenchOptions = {
   readonly scenarios: readonly string[] | null;
   /** Where the service writes a V8 CPU profile when it stops (BENCH_CPU_PROF), or null. */
   readonly cpuProfileDir: string | null;
+  /** Where `visibility` writes each sample's time line (BENCH_VISIBILITY_TRACE, docs/decisions/0275), or null. */
+  readonly visibilityTrace: string | null;
 };
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
@@ -36,5 +38,6 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions
     visibilitySamples: positiveInt(env, 'BENCH_VISIBILITY_SAMPLES', 200, 100_000),
     scenarios: env.BENCH_SCENARIOS ? env.BENCH_SCENARIOS.split(',').map((name) => name.trim()).filter(Boolean) : null,
     cpuProfileDir: env.BENCH_CPU_PROF ? resolve(env.BENCH_CPU_PROF) : null,
+    visibilityTrace: env.BENCH_VISIBILITY_TRACE ? resolve(env.BENCH_VISIBILITY_TRACE) : null,
   };
 }

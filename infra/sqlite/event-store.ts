@@ -15,6 +15,7 @@ import { lastEventHash, migrateEventHashes, verifyEventHashes } from './event-ha
 import { fromPosition, openSqlite, toPosition, type SqliteDb } from './open.js';
 import { WalFile, type WalSync } from './wal-sync.js';
 import { checkpointInBackground } from './background-checkpoints.js';
+import { markStage, stageNow } from '../observability/stage-trace.js';
 
 type Row = { position: number; id: string; stream: string; revision: number; type: string; data: string; metadata: string };
 
@@ -46,8 +47,14 @@ type Pending = {
 
 type Outcome = { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly error: unknown };
 
-/** A committed group whose callers wait for the WAL sync: its positions run from `first`. */
-type Unsynced = { readonly first: number; readonly answers: readonly (() => void)[]; readonly refusals: readonly ((error: unknown) => void)[] };
+/** A committed group whose callers wait for the WAL sync: its positions run from `first`; `seq` counts groups in commit order. */
+type Unsynced = { readonly seq: number; readonly first: number; readonly answers: readonly (() => void)[]; readonly refusals: readonly ((error: unknown) => void)[] };
+
+/**
+ * WAL syncs in flight at once (docs/decisions/0275): a group committed while one sync is under
+ * way starts its own instead of waiting for it to end; any further group waits for one of them.
+ */
+const MAX_SYNCS = 2;
 
 /** Higher than any position: nothing of this process waits for a sync. */
 const NO_BOUND = Number.MAX_SAFE_INTEGER;
@@ -85,10 +92,13 @@ export class SqliteEventStore implements EventStore {
   readonly stats = { commits: 0, appends: 0, syncs: 0 };
   private pending: Pending[] = [];
   private flushScheduled = false;
-  /** Committed groups waiting for the next WAL sync, and the ones the sync in flight covers. */
+  /** Committed groups whose callers wait for a WAL sync, in commit order (covered by a sync in flight or not yet). */
   private unsynced: Unsynced[] = [];
-  private syncingFirst: number | null = null;
-  private syncLoop: Promise<void> | null = null;
+  /** Groups committed since opening, and the last one a sync already started covers. */
+  private groups = 0;
+  private covered = 0;
+  /** WAL syncs in flight. */
+  private readonly syncing = new Set<Promise<void>>();
   /** Set when a WAL sync failed: the store refuses every later append (docs/decisions/0190) ... */
   private failure: unknown = null;
   /** ... and its readers see nothing from the first group that sync covered. */
@@ -165,6 +175,7 @@ export class SqliteEventStore implements EventStore {
     const group = this.pending.splice(0, GROUP_MAX);
     if (this.pending.length > 0) this.scheduleFlush();
     if (group.length === 0) return;
+    const started = stageNow();
     let outcomes: Outcome[];
     try {
       if (this.failure !== null) throw this.failure;
@@ -191,6 +202,7 @@ export class SqliteEventStore implements EventStore {
     }
     this.stats.commits += 1;
     this.stats.appends += group.length;
+    markStage('commit', started, group.length);
     const answers: (() => void)[] = [];
     const refusals: ((error: unknown) => void)[] = [];
     let first = NO_BOUND;
@@ -206,44 +218,60 @@ export class SqliteEventStore implements EventStore {
       refusals.push(p.reject);
     });
     if (answers.length === 0) return;
-    this.unsynced.push({ first, answers, refusals });
-    this.syncLoop ??= this.syncCommitted();
+    this.unsynced.push({ seq: ++this.groups, first, answers, refusals });
+    this.startSync();
   }
 
   /**
-   * Syncs the WAL while groups wait for it: each sync covers every group committed before it
-   * started, whose callers are then answered and whose events `$all` readers get. Groups
-   * committed meanwhile share the next sync. A failed sync refuses its groups' callers and
-   * every later append: whether those events reached the disk is unknown, so the process must
-   * not go on as if they had (docs/decisions/0190).
+   * Starts a WAL sync for the groups committed so far that no sync in flight covers, unless
+   * MAX_SYNCS are in flight already (the next one to end starts it). A sync covers every group
+   * committed before it started, whichever sync ends first: `fdatasync` flushes the whole file.
+   * When it ends, those groups' callers are answered and `$all` readers get their events. A
+   * failed sync refuses the callers of every group not yet answered and every later append:
+   * whether those events reached the disk is unknown, so the process must not go on as if they
+   * had (docs/decisions/0190).
    */
-  private async syncCommitted(): Promise<void> {
-    try {
-      while (this.unsynced.length > 0) {
-        const covered = this.unsynced;
-        this.unsynced = [];
-        this.syncingFirst = covered[0]?.first ?? null;
-        try {
-          await this.walSync();
-        } catch (error) {
-          this.failure = error;
-          this.failedFirst = this.syncingFirst;
-          for (const group of [...covered, ...this.unsynced]) for (const refuse of group.refusals) refuse(error);
-          this.unsynced = [];
-          for (const p of this.pending.splice(0)) p.reject(error);
-          return;
-        } finally {
-          this.syncingFirst = null;
-        }
+  private startSync(): void {
+    if (this.failure !== null || this.syncing.size >= MAX_SYNCS || this.covered === this.groups) return;
+    const upTo = (this.covered = this.groups);
+    const started = stageNow();
+    const alongside = this.syncing.size;
+    const sync: Promise<void> = this.walSync().then(
+      () => {
+        this.syncing.delete(sync);
         this.stats.syncs += 1;
-        for (const group of covered) for (const answer of group.answers) answer();
-        this.lastPage = null;
-        this.appended.emit('append');
-      }
-    } finally {
-      // Whatever happened, the next committed group starts a new loop.
-      this.syncLoop = null;
-    }
+        markStage('sync', started, alongside);
+        this.synced(upTo);
+        this.startSync();
+      },
+      (error: unknown) => {
+        this.syncing.delete(sync);
+        this.syncFailed(error);
+      },
+    );
+    this.syncing.add(sync);
+  }
+
+  /** Answers the groups up to `upTo` (the commit order) and lets readers see them. */
+  private synced(upTo: number): void {
+    if (this.failure !== null) return;
+    let count = 0;
+    while (count < this.unsynced.length && this.unsynced[count]!.seq <= upTo) count++;
+    if (count === 0) return;
+    const answering = stageNow();
+    const done = this.unsynced.splice(0, count);
+    for (const group of done) for (const answer of group.answers) answer();
+    this.lastPage = null;
+    this.appended.emit('append');
+    markStage('answer-and-emit', answering, count);
+  }
+
+  private syncFailed(error: unknown): void {
+    if (this.failure !== null) return;
+    this.failure = error;
+    this.failedFirst = this.unsynced[0]?.first ?? null;
+    for (const group of this.unsynced.splice(0)) for (const refuse of group.refusals) refuse(error);
+    for (const p of this.pending.splice(0)) p.reject(error);
   }
 
   /** Up to CHUNK readable events after `after`; shared with other subscribers asking the same (read-only). */
@@ -258,7 +286,7 @@ export class SqliteEventStore implements EventStore {
 
   /** The highest position readers of this process may see: below the first group not yet synced. */
   private get readable(): number {
-    const first = this.failedFirst ?? this.syncingFirst ?? this.unsynced[0]?.first;
+    const first = this.failedFirst ?? this.unsynced[0]?.first;
     return first === undefined ? NO_BOUND : first - 1;
   }
 
@@ -358,7 +386,7 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     this.closing = true;
     // Groups already committed are answered (or refused) by their sync before the file closes.
-    await this.syncLoop;
+    while (this.syncing.size > 0) await Promise.all([...this.syncing]);
     await this.releaseCheckpoints();
     this.appended.emit('close');
     this.appended.removeAllListeners();

@@ -81,23 +81,63 @@ describe('SQLite event store: the WAL synced off the event loop (docs/decisions/
     expect(await store.headPosition()).to.equal(answered.position);
   });
 
-  it('lets groups committed while a sync is in flight share the next sync', async () => {
+  it('starts a second sync for a group committed while one is in flight; a third group waits for one of them to end (0275)', async () => {
     const a = store.appendToStream('a', [event('A')], 'no_stream');
     await turns();
     const b = store.appendToStream('b', [event('B')], 'no_stream');
     await turns();
+    expect(store.stats.commits).to.equal(2);
+    expect(held.calls).to.have.length(2);
     const c = store.appendToStream('c', [event('C')], 'no_stream');
+    const d = store.appendToStream('d', [event('D')], 'no_stream');
     await turns();
     expect(store.stats.commits).to.equal(3);
-    expect(held.calls).to.have.length(1);
+    expect(held.calls).to.have.length(2);
+    // The later sync ends first: it started after both groups committed, so it answers both.
+    held.calls[1]?.release();
+    await Promise.all([a, b]);
+    expect(await store.readAll('', 10)).to.have.length(2);
+    expect(await settled(c)).to.equal(false);
+    await turns();
+    expect(held.calls).to.have.length(3);
+    expect(await store.readAll('', 10)).to.have.length(2);
+    held.calls[0]?.release();
+    await turns();
+    expect(await settled(c)).to.equal(false);
+    held.calls[2]?.release();
+    await Promise.all([c, d]);
+    expect(await store.readAll('', 10)).to.have.length(4);
+    expect(held.calls).to.have.length(3);
+    expect(store.stats.syncs).to.equal(3);
+  });
+
+  it('answers nothing and shows readers nothing of a group whose own sync has not ended, even when an earlier sync does', async () => {
+    const a = store.appendToStream('a', [event('A')], 'no_stream');
+    await turns();
+    const b = store.appendToStream('b', [event('B')], 'no_stream');
+    await turns();
+    expect(held.calls).to.have.length(2);
     held.calls[0]?.release();
     await a;
     await turns();
-    expect(held.calls).to.have.length(2);
     expect(await settled(b)).to.equal(false);
+    expect(await store.readAll('', 10)).to.have.length(1);
     held.calls[1]?.release();
-    await Promise.all([b, c]);
-    expect(store.stats.syncs).to.equal(2);
+    await b;
+    expect(await store.readAll('', 10)).to.have.length(2);
+  });
+
+  it('refuses the groups of a sync in flight beside one that failed', async () => {
+    const a = store.appendToStream('a', [event('A')], 'no_stream');
+    await turns();
+    const b = store.appendToStream('b', [event('B')], 'no_stream');
+    await turns();
+    held.calls[0]?.fail(new Error('EIO: the disk failed'));
+    const errors = await Promise.all([a, b].map((p) => p.then(() => null, (e: unknown) => (e as Error).message)));
+    expect(errors).to.deep.equal(['EIO: the disk failed', 'EIO: the disk failed']);
+    held.calls[1]?.release();
+    await turns();
+    expect(await store.readAll('', 10)).to.deep.equal([]);
   });
 
   it('refuses the callers of a group whose sync failed, and every later append, and shows readers none of it', async () => {

@@ -47,6 +47,8 @@ const toDoc = (row: Row): DeliveryDoc => ({
 function statements(db: SqliteDb) {
   return {
     get: db.prepare<[string, string, string], Row>(`SELECT ${DOC_COLUMNS} FROM docs WHERE env = ? AND folder = ? AND key = ?`),
+    /** A document's row id alone: its payload is not converted to text (docs/decisions/0270). */
+    rowid: db.prepare<[string, string, string], { rowid: number }>('SELECT rowid FROM docs WHERE env = ? AND folder = ? AND key = ?'),
     upsert: db.prepare<[string, string, string, string, string, string | null, string | null], { rowid: number }>(
       `INSERT INTO docs (env, folder, key, created_at, updated_at, owner, data) VALUES (?, ?, ?, ?, ?, ?, ${DATA_VALUE})
        ON CONFLICT (env, folder, key) DO UPDATE SET created_at = excluded.created_at, updated_at = excluded.updated_at,
@@ -89,7 +91,7 @@ class Writer implements SearchIndexTx {
   }
 
   async indexSearch(env: string, folder: string, key: string, entries: SearchEntries): Promise<void> {
-    const row = this.s.get.get(env, folder, key);
+    const row = this.s.rowid.get(env, folder, key);
     if (row) this.search.index(row.rowid, scopeOf(env, folder), entries);
   }
 
@@ -173,7 +175,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async vectorsSize(env: string, folder: string, key: string): Promise<number> {
-    const row = this.r.get.get(env, folder, key);
+    const row = this.r.rowid.get(env, folder, key);
     return row ? this.searchReader.vectorsSize(row.rowid) : 0;
   }
 

@@ -15,6 +15,7 @@ import { CREDENTIAL_EVENTS, DeliveryAuth } from '../read-api/delivery/auth.js';
 import { McpEndpoint } from '../read-api/delivery/mcp/endpoint.js';
 import { keyWritesOf, usageOf, usageTarget } from '../projections/usage.js';
 import { UsageMeter } from './billing/usage-meter.js';
+import { RequestDocs } from './http/request-docs.js';
 import { billingGuard, environmentWriteGuard } from '../commands/write-guards.js';
 import { EnvironmentStatus } from '../read-api/environment-status.js';
 import { managementRateLimit, RequestMeter } from './http/rate-limit.js';
@@ -103,7 +104,10 @@ export async function startService(config: Config, logger: Logger = createLogger
   // Revision payloads are written by their own consumer: resource lists do not wait for them.
   const revisions = readModelTarget(readStore, REVISION_MODELS, 'revisions');
   await revisions.prepare();
+  // What every management request reads before its handler, kept until the next read-model batch (docs/decisions/0270).
+  const requestDocs = new RequestDocs(readStore, new Set(['users', 'organizations', 'environments']));
   const refreshRouting = async (batch: readonly StoredEvent[]): Promise<void> => {
+    requestDocs.forget();
     if (batch.some((stored) => CREDENTIAL_EVENTS.has(stored.type))) deliveryAuth.forget();
     const envs = new Set<string>();
     for (const stored of batch) {
@@ -150,13 +154,14 @@ export async function startService(config: Config, logger: Logger = createLogger
 
   const secret = jwtSecret(config.dataDir, config.jwtSecret);
   const validator = new DataValidator();
-  const rateLimit = managementRateLimit(readStore, config.rateLimit, requests);
+  const rateLimit = managementRateLimit(requestDocs.reads, config.rateLimit, requests);
   const managementDeps = {
     bus,
     eventStore,
     validator,
     projections,
     readStore,
+    requestReads: requestDocs.reads,
     searchIndex,
     waitTimeoutMs: config.waitTimeoutMs,
     resourceQuota,

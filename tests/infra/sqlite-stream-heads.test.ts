@@ -4,7 +4,8 @@ import { WrongExpectedRevision, type NewEvent } from '../../commands/ports.js';
 import { SqliteEventStore } from '../../infra/sqlite/event-store.js';
 import { tempDir } from '../support/temp.js';
 
-const event = (type: string): NewEvent => ({ id: randomUUID(), type, data: { type }, metadata: {} });
+const metadata = { actor_type: 'system', actor: null, ip_address: null, referer: null, timestamp: '2026-01-01T00:00:00Z' } as const;
+const event = (type: string): NewEvent => ({ id: randomUUID(), type, data: { type }, metadata });
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 const types = (events: readonly { type: string }[]) => events.map((e) => e.type);
 

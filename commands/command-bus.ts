@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { evolveAll, type Decider, type Message } from '../domain/decider.js';
 import { DomainError } from '../domain/errors.js';
+import { newEventId } from './event-ids.js';
 import { WrongExpectedRevision, type EventMetadata, type EventStore, type Position, type StoredEvent } from './ports.js';
 
 export type Loaded<S> = { readonly state: S; readonly revision: number };
@@ -114,7 +114,7 @@ export class CommandBus {
       try {
         const appended = await this.store.appendToStream(
           stream,
-          events.map((e) => ({ id: randomUUID(), type: e.type, data: e.data, metadata })),
+          events.map((e) => ({ id: newEventId(), type: e.type, data: e.data, metadata })),
           revision === NO_STREAM ? 'no_stream' : revision,
         );
         const next = evolveAll(decider, state, events);

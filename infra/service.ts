@@ -14,6 +14,8 @@ import { ProjectionRunner, Projections, type ProjectionTarget } from '../project
 import { CREDENTIAL_EVENTS, DeliveryAuth } from '../read-api/delivery/auth.js';
 import { McpEndpoint } from '../read-api/delivery/mcp/endpoint.js';
 import { keyWritesOf, usageOf, usageTarget } from '../projections/usage.js';
+import { UsageMeter } from './billing/usage-meter.js';
+import { RequestDocs } from './http/request-docs.js';
 import { billingGuard, environmentWriteGuard } from '../commands/write-guards.js';
 import { EnvironmentStatus } from '../read-api/environment-status.js';
 import { managementRateLimit, RequestMeter } from './http/rate-limit.js';
@@ -103,7 +105,10 @@ export async function startService(config: Config, logger: Logger = createLogger
   // Revision payloads are written by their own consumer: resource lists do not wait for them.
   const revisions = readModelTarget(readStore, REVISION_MODELS, 'revisions');
   await revisions.prepare();
+  // What every management request reads before its handler, kept until the next read-model batch (docs/decisions/0270).
+  const requestDocs = new RequestDocs(readStore, new Set(['users', 'organizations', 'environments']));
   const refreshRouting = async (batch: readonly StoredEvent[]): Promise<void> => {
+    requestDocs.forget();
     if (batch.some((stored) => CREDENTIAL_EVENTS.has(stored.type))) deliveryAuth.forget();
     const envs = new Set<string>();
     for (const stored of batch) {
@@ -128,6 +133,8 @@ export async function startService(config: Config, logger: Logger = createLogger
   // Cascades of deletes run as a reactor from their own checkpoint (docs/decisions/0083).
   const cascades = reactorTarget('cascades', readStore, cascadeReaction({ bus, readStore, quota: resourceQuota, readModels: readModelRunner }));
   const usage = usageTarget(readStore);
+  // The billing guard's usage reads, kept until the next usage batch (docs/decisions/0270).
+  const usageMeter = new UsageMeter((org, window) => usageOf(readStore, org, window));
   await usage.prepare();
   const projections = new Projections(
     [
@@ -135,7 +142,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex, embedder)), { log, afterBatch: async (batch) => evictTimed(served, batch) }),
       readModelRunner,
       new ProjectionRunner(eventStore, target(revisions), { log }),
-      new ProjectionRunner(eventStore, target(usage), { log }),
+      new ProjectionRunner(eventStore, target(usage), { log, afterBatch: async () => usageMeter.forget() }),
     ],
     [new ProjectionRunner(eventStore, target(cascades), { log })],
   );
@@ -148,13 +155,14 @@ export async function startService(config: Config, logger: Logger = createLogger
 
   const secret = jwtSecret(config.dataDir, config.jwtSecret);
   const validator = new DataValidator();
-  const rateLimit = managementRateLimit(readStore, config.rateLimit, requests);
+  const rateLimit = managementRateLimit(requestDocs.reads, config.rateLimit, requests);
   const managementDeps = {
     bus,
     eventStore,
     validator,
     projections,
     readStore,
+    requestReads: requestDocs.reads,
     searchIndex,
     waitTimeoutMs: config.waitTimeoutMs,
     resourceQuota,
@@ -183,7 +191,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const { file, created } = await ensureBootstrap(config, { bus, eventStore, projections, jwtSecret: secret, urls });
   // After the first start's setup, which no plan refuses: every later write passes these checks.
   bus.useGuard(environmentWriteGuard(bus));
-  bus.useGuard(billingGuard(bus, (org, window) => usageOf(readStore, org, window), config.billing, (key, window) => keyWritesOf(readStore, key, window)));
+  bus.useGuard(billingGuard(bus, usageMeter.of, config.billing, (key, window) => keyWritesOf(readStore, key, window)));
 
   let stopping: Promise<void> | null = null;
   return {

@@ -1,6 +1,7 @@
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { ReadDeps } from '../../read-api/deps.js';
+import type { ReadStore } from '../../projections/ports.js';
 import { apiKeysReadRouter } from '../../read-api/api-keys.js';
 import { apiKeysWriteRouter } from '../../write-api/api-keys.js';
 import { auditEventsReadRouter, globalEventsReadRouter } from '../../read-api/audit-events.js';
@@ -40,7 +41,7 @@ import { tenancyRouter, type TenancyHttp } from './tenancy-routes.js';
 export const BODY_LIMIT = '8mb';
 
 /** The management (command and query) interface under `/v1`. */
-export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecret: string; log: (m: string, e: unknown) => void; tenancy: TenancyHttp; front?: RequestHandler }): Express {
+export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecret: string; log: (m: string, e: unknown) => void; tenancy: TenancyHttp; front?: RequestHandler; requestReads?: ReadStore }): Express {
   const app = express();
   app.set('etag', false);
   app.set('x-powered-by', false);
@@ -51,7 +52,8 @@ export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecr
   // A Secure signature covers the body: such requests read it first (a parse error still waits for the 401).
   const json = jsonBody(BODY_LIMIT);
   app.use(secureBodyFirst(json));
-  app.use(managementAuth(deps.jwtSecret, deps.readStore));
+  // The user and environment reads before every handler, kept between read-model batches (docs/decisions/0270).
+  app.use(managementAuth(deps.jwtSecret, deps.requestReads ?? deps.readStore));
   app.use(deps.tenancy.rateLimit);
   app.use(jsonBodiesOnly);
   app.use(json);
@@ -61,7 +63,7 @@ export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecr
   app.use(globalReplayRouter(deps), verifyRouter(deps));
   app.use(tenancyRouter(deps, deps.tenancy));
   const env = express.Router({ mergeParams: true });
-  env.use(environmentGuard(deps.readStore));
+  env.use(environmentGuard(deps.requestReads ?? deps.readStore));
   env.use(deps.tenancy.status.guard());
   env.use(managementPermissions(deps.readStore));
   for (const router of [

@@ -1,5 +1,6 @@
 import type { Express, RequestHandler } from 'express';
 import helmet from 'helmet';
+import type { ReadStore } from '../../projections/ports.js';
 import type { WriteDeps } from '../../write-api/deps.js';
 import { createResourceHandler, deleteResourceHandler, updateResourceHandler, upsertResourceHandler } from '../../write-api/resources.js';
 import { environmentGuard, managementAuth } from '../auth/management-auth.js';
@@ -23,6 +24,8 @@ export type ThinPathDeps = WriteDeps & {
   readonly tenancy: TenancyHttp;
   readonly logger: Logger;
   readonly metrics: Metrics;
+  /** The store of the credential and environment reads, as the express app has it (docs/decisions/0270). */
+  readonly requestReads?: ReadStore;
 };
 
 /**
@@ -81,13 +84,13 @@ export function managementThinPath(app: Express, deps: ThinPathDeps): Management
         fixedHeaders(helmet()),
         requestLine(deps.logger, 'management'),
         httpMetrics(deps.metrics, 'management'),
-        managementAuth(deps.jwtSecret, deps.readStore),
+        managementAuth(deps.jwtSecret, deps.requestReads ?? deps.readStore),
         deps.tenancy.rateLimit,
         jsonBodiesOnly,
         plainJsonBody(BODY_LIMIT_BYTES, json),
         bodyDepthGuard,
       ],
-      env: [environmentGuard(deps.readStore), deps.tenancy.status.guard(), managementPermissions(deps.readStore)],
+      env: [environmentGuard(deps.requestReads ?? deps.readStore), deps.tenancy.status.guard(), managementPermissions(deps.readStore)],
       error: errorMiddleware(deps.log),
     },
     thinRoutes(deps),

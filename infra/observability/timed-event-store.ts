@@ -17,11 +17,18 @@ export function timedEventStore(store: EventStore, metrics: Metrics): EventStore
       throw error;
     }
   };
+  // Each method bound once: binding on every access made a function per `readStream` of every command (docs/decisions/0270).
+  const bound = new Map<string | symbol, { readonly of: unknown; readonly fn: unknown }>();
   return new Proxy(store, {
     get(target, property) {
       if (property === 'appendToStream') return appendToStream;
       const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      if (typeof value !== 'function') return value;
+      const known = bound.get(property);
+      if (known?.of === value) return known.fn;
+      const fn = (value as (...args: unknown[]) => unknown).bind(target);
+      bound.set(property, { of: value, fn });
+      return fn;
     },
   });
 }

@@ -3,7 +3,6 @@ import type { Position } from '../../commands/ports.js';
 import type { DeliveryDoc } from '../../projections/ports.js';
 import { DATA_VALUE } from './docs-format.js';
 import { openSqlite } from './open.js';
-import { textOf } from './search-index.js';
 
 /** The secondary index of the docs table, built once after the rows are in (as SqliteSearchIndex's schema declares it). */
 const LATE_INDEX = 'docs_by_created';
@@ -12,10 +11,10 @@ const LATE_INDEX = 'docs_by_created';
  * Writes a rebuilt delivery index in one pass (docs/decisions/0141): `file` is a fresh index
  * that SqliteSearchIndex created (its schema, no rows) and nobody else has open. The file is
  * thrown away if the rebuild fails, so it is written without a journal and without syncs;
- * row ids are assigned here, so each row costs a plain insert into `docs` and one into the
- * full-text table, and the `(created_at, key)` index is built once at the end. Payloads are
- * stored as SQLiteSearchIndex stores them (JSONB, docs-format.ts). The file is left in WAL mode,
- * synced, as the service opens it.
+ * row ids are assigned here, so each row costs a plain insert into `docs`, and the
+ * `(created_at, key)` index is built once at the end. Payloads are stored as SQLiteSearchIndex
+ * stores them (JSONB, docs-format.ts). The file is left in WAL mode, synced, as the service
+ * opens it.
  */
 export function bulkLoadDelivery(file: string, docs: Iterable<DeliveryDoc>, positions: ReadonlyMap<string, Position>): void {
   const db = openSqlite(file);
@@ -27,7 +26,6 @@ export function bulkLoadDelivery(file: string, docs: Iterable<DeliveryDoc>, posi
     const insert = db.prepare<[number, string, string, string, string, string, string | null, string | null]>(
       `INSERT INTO docs (rowid, env, folder, key, created_at, updated_at, owner, data) VALUES (?, ?, ?, ?, ?, ?, ?, ${DATA_VALUE})`,
     );
-    const text = db.prepare<[number, string]>('INSERT INTO docs_fts (rowid, text) VALUES (?, ?)');
     const save = db.prepare<[string, string]>(
       'INSERT INTO checkpoints (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position',
     );
@@ -37,7 +35,6 @@ export function bulkLoadDelivery(file: string, docs: Iterable<DeliveryDoc>, posi
       for (const doc of docs) {
         rowid += 1;
         insert.run(rowid, doc.env, doc.folder, doc.key, doc.created_at, doc.updated_at, doc.owner, doc.data === null ? null : JSON.stringify(doc.data));
-        if (doc.data !== null) text.run(rowid, textOf(doc.data));
       }
       if (index) db.exec(index.sql);
       for (const [consumer, position] of positions) save.run(consumer, position);

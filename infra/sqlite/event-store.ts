@@ -16,6 +16,7 @@ import { fromPosition, openSqlite, toPosition, type SqliteDb } from './open.js';
 import { WalFile, type WalSync } from './wal-sync.js';
 import { checkpointInBackground } from './background-checkpoints.js';
 import { markStage, stageNow } from '../observability/stage-trace.js';
+import { StreamHeads } from './stream-heads.js';
 
 type Row = { position: number; id: string; stream: string; revision: number; type: string; data: string; metadata: string };
 
@@ -117,6 +118,8 @@ export class SqliteEventStore implements EventStore {
    */
   private lastPage: { readonly after: number; readonly bound: number; readonly events: readonly StoredEvent[] } | null = null;
   private readonly statements;
+  /** Streams' heads as far as this connection knows: a read past one needs no query (docs/decisions/0270). */
+  private readonly heads: StreamHeads;
   /** The hash of the newest row (tamper evidence, docs/decisions/0071): re-read at open and after a failed append. */
   private lastHash: string;
 
@@ -134,6 +137,7 @@ export class SqliteEventStore implements EventStore {
     migrateEventHashes(this.db);
     this.lastHash = lastEventHash(this.db);
     this.appended.setMaxListeners(0);
+    this.heads = new StreamHeads(this.db);
     this.statements = {
       byId: this.db.prepare<[string], Row>('SELECT * FROM events WHERE id = ?'),
       head: this.db.prepare<[string], { revision: number | null }>('SELECT MAX(revision) AS revision FROM events WHERE stream = ?'),
@@ -150,7 +154,13 @@ export class SqliteEventStore implements EventStore {
     const earlier = this.statements.byId.get(first.id);
     if (earlier) return this.replayed(stream, events, earlier);
     const current = this.statements.head.get(stream)?.revision ?? null;
-    check(stream, expected, current);
+    try {
+      check(stream, expected, current);
+    } catch (error) {
+      // The caller will read the stream again: from the head it did not know.
+      this.heads.headIs(stream, current ?? -1);
+      throw error;
+    }
     let revision = current ?? -1;
     let position = 0;
     for (const event of events) {
@@ -213,6 +223,7 @@ export class SqliteEventStore implements EventStore {
         return;
       }
       const { result } = outcome;
+      this.heads.headIs(p.stream, result.revision);
       first = Math.min(first, fromPosition(result.position) - p.events.length + 1);
       answers.push(() => p.resolve(result));
       refusals.push(p.reject);
@@ -320,7 +331,10 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readStream(stream: string, fromRevision = 0): Promise<StoredEvent[]> {
-    return this.statements.stream.all(stream, fromRevision).map(toStored);
+    if (this.heads.nothingFrom(stream, fromRevision)) return [];
+    const events = this.statements.stream.all(stream, fromRevision).map(toStored);
+    this.heads.read(stream, fromRevision, events[events.length - 1]?.revision);
+    return events;
   }
 
   async readAll(after: Position, limit: number): Promise<StoredEvent[]> {

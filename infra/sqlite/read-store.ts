@@ -137,9 +137,7 @@ export class SqliteReadStore implements ReadStore {
       this.writer.exec('BEGIN IMMEDIATE');
       try {
         await work({ collection: <T extends Doc>(name: string) => new SqliteCollection<T>(this.writer, this.ensureTable(name)) });
-        this.writer
-          .prepare(`INSERT INTO ${this.checkpoints} (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position`)
-          .run(consumer, position);
+        prepared(this.writer, `INSERT INTO ${this.checkpoints} (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position`).run(consumer, position);
         this.writer.exec('COMMIT');
       } catch (error) {
         if (this.writer.inTransaction) this.writer.exec('ROLLBACK');

@@ -28,7 +28,8 @@ CREATE TABLE IF NOT EXISTS docs (
   UNIQUE (env, folder, key)
 );
 CREATE INDEX IF NOT EXISTS docs_by_created ON docs (env, folder, created_at, key);
-CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+-- A full-text table of whole payloads that nothing read; full text is search_text's (docs/decisions/0270).
+DROP TABLE IF EXISTS docs_fts;
 CREATE TABLE IF NOT EXISTS checkpoints (consumer TEXT PRIMARY KEY, position TEXT NOT NULL);
 `;
 
@@ -44,17 +45,11 @@ const toDoc = (row: Row): DeliveryDoc => ({
   data: row.data === null ? null : (JSON.parse(row.data) as Record<string, unknown>),
 });
 
-/** All string values of a payload, for the full-text table. */
-export function textOf(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value)) return value.map(textOf).filter(Boolean).join('\n');
-  if (value && typeof value === 'object') return Object.values(value).map(textOf).filter(Boolean).join('\n');
-  return '';
-}
-
 function statements(db: SqliteDb) {
   return {
     get: db.prepare<[string, string, string], Row>(`SELECT ${DOC_COLUMNS} FROM docs WHERE env = ? AND folder = ? AND key = ?`),
+    /** A document's row id alone: its payload is not converted to text (docs/decisions/0270). */
+    rowid: db.prepare<[string, string, string], { rowid: number }>('SELECT rowid FROM docs WHERE env = ? AND folder = ? AND key = ?'),
     upsert: db.prepare<[string, string, string, string, string, string | null, string | null], { rowid: number }>(
       `INSERT INTO docs (env, folder, key, created_at, updated_at, owner, data) VALUES (?, ?, ?, ?, ?, ?, ${DATA_VALUE})
        ON CONFLICT (env, folder, key) DO UPDATE SET created_at = excluded.created_at, updated_at = excluded.updated_at,
@@ -63,8 +58,6 @@ function statements(db: SqliteDb) {
     ),
     remove: db.prepare<[string, string, string], { rowid: number }>('DELETE FROM docs WHERE env = ? AND folder = ? AND key = ? RETURNING rowid'),
     removeFolder: db.prepare<[string, string], { rowid: number }>('DELETE FROM docs WHERE env = ? AND folder = ? RETURNING rowid'),
-    ftsDelete: db.prepare<[number]>('DELETE FROM docs_fts WHERE rowid = ?'),
-    ftsInsert: db.prepare<[number, string]>('INSERT INTO docs_fts (rowid, text) VALUES (?, ?)'),
     forward: db.prepare<[string, string, string, string, number], Row>(
       `SELECT ${DOC_COLUMNS} FROM docs WHERE env = ? AND folder = ? AND data IS NOT NULL AND (created_at, key) > (?, ?)
        ORDER BY created_at, key LIMIT ?`,
@@ -99,7 +92,7 @@ class Writer implements SearchIndexTx {
   }
 
   async indexSearch(env: string, folder: string, key: string, entries: SearchEntries): Promise<void> {
-    const row = this.s.get.get(env, folder, key);
+    const row = this.s.rowid.get(env, folder, key);
     if (row) this.search.index(row.rowid, scopeOf(env, folder), entries);
   }
 
@@ -111,24 +104,16 @@ class Writer implements SearchIndexTx {
   async index(doc: DeliveryDoc): Promise<void> {
     const data = doc.data === null ? null : JSON.stringify(doc.data);
     const row = this.s.upsert.get(doc.env, doc.folder, doc.key, doc.created_at, doc.updated_at, doc.owner, data);
-    if (!row) return;
-    this.s.ftsDelete.run(row.rowid);
-    this.search.clear(row.rowid);
-    if (doc.data !== null) this.s.ftsInsert.run(row.rowid, textOf(doc.data));
+    if (row) this.search.clear(row.rowid);
   }
 
   async remove(env: string, folder: string, key: string): Promise<void> {
     const row = this.s.remove.get(env, folder, key);
-    if (!row) return;
-    this.s.ftsDelete.run(row.rowid);
-    this.search.clear(row.rowid);
+    if (row) this.search.clear(row.rowid);
   }
 
   async removeFolder(env: string, folder: string): Promise<void> {
-    for (const row of this.s.removeFolder.all(env, folder)) {
-      this.s.ftsDelete.run(row.rowid);
-      this.search.clear(row.rowid);
-    }
+    for (const row of this.s.removeFolder.all(env, folder)) this.search.clear(row.rowid);
   }
 }
 
@@ -202,7 +187,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async vectorsSize(env: string, folder: string, key: string): Promise<number> {
-    const row = this.r.get.get(env, folder, key);
+    const row = this.r.rowid.get(env, folder, key);
     return row ? this.searchReader.vectorsSize(row.rowid) : 0;
   }
 

@@ -18,6 +18,9 @@ export function jsonPath(path: readonly string[]): string {
   return `'$.${path.map((s) => `"${s}"`).join('.')}'`;
 }
 
+/** A SQL string literal. */
+export const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
+
 /** A field as a value expression and a JSON type expression (`text` for the `_sys` columns). */
 type Operand = { readonly val: string; readonly typ: string };
 
@@ -194,7 +197,8 @@ export function pageSql(args: {
   limit: number;
 }): PageSql {
   const b = new Builder();
-  const clauses = [`env = ${b.p(args.env)}`, `folder = ${b.p(args.folder)}`, 'data IS NOT NULL'];
+  // The collection as literals: its filter index is partial on them (filter-indexes.ts).
+  const clauses = [`env = ${sqlText(args.env)}`, `folder = ${sqlText(args.folder)}`, 'data IS NOT NULL'];
   if (args.owners) clauses.push(args.owners.length === 0 ? '0' : `owner IN (${args.owners.map((o) => b.p(o)).join(', ')})`);
   if (args.where) clauses.push(b.where(args.where));
   for (const join of args.joins ?? []) clauses.push(b.join(join, args.env));

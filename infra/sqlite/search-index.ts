@@ -13,6 +13,7 @@ import type { Statement } from './driver.js';
 import { DATA_VALUE, DOC_COLUMNS, migrateDocsFormat } from './docs-format.js';
 import { TextChanges, TextIndexKeeper } from './text-index-keeper.js';
 import { storedItem } from './stored-doc.js';
+import { changesFilterIndexes, syncFilterIndexes } from './filter-indexes.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS docs (
@@ -84,6 +85,9 @@ type Statements = ReturnType<typeof statements>;
 const scopeOf = (env: string, folder: string): string => `${env}/${folder}`;
 
 class Writer implements SearchIndexTx {
+  /** Whether this unit of work changed a collection's published fields (its filter index, filter-indexes.ts). */
+  fieldsChanged = false;
+
   constructor(
     private readonly s: Statements,
     private readonly search: SqliteSearchTables,
@@ -95,6 +99,7 @@ class Writer implements SearchIndexTx {
 
   async setMeta(id: string, value: unknown): Promise<void> {
     this.search.setMeta(id, value);
+    if (changesFilterIndexes(id)) this.fieldsChanged = true;
   }
 
   async indexSearch(env: string, folder: string, key: string, entries: SearchEntries): Promise<void> {
@@ -155,6 +160,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.writer.exec(SCHEMA);
     this.writer.exec(SEARCH_SCHEMA);
     migrateDocsFormat(this.writer);
+    this.writer.transaction(() => syncFilterIndexes(this.writer)).immediate();
     this.reader = openSqlite(file, { vectors: true });
     this.reader.function('fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? fold(value) : value));
     this.w = statements(this.writer);
@@ -271,7 +277,9 @@ export class SqliteSearchIndex implements SearchIndex {
     await this.mutex.run(async () => {
       this.writer.exec('BEGIN IMMEDIATE');
       try {
-        await work(new Writer(this.w, this.searchWriter));
+        const tx = new Writer(this.w, this.searchWriter);
+        await work(tx);
+        if (tx.fieldsChanged) syncFilterIndexes(this.writer);
         this.w.saveCheckpoint.run(consumer, position);
         this.textChanges.beforeCommit(this.writer);
         this.writer.exec('COMMIT');

@@ -13,7 +13,7 @@ import type { Statement } from './driver.js';
 import { DATA_VALUE, DOC_COLUMNS, migrateDocsFormat } from './docs-format.js';
 import { TextChanges, TextIndexKeeper } from './text-index-keeper.js';
 import { storedItem } from './stored-doc.js';
-import { changesFilterIndexes, syncFilterIndexes } from './filter-indexes.js';
+import { changesFilterIndexes, collectionId, syncFilterIndexes } from './filter-indexes.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS docs (
@@ -154,13 +154,15 @@ export class SqliteSearchIndex implements SearchIndex {
   /** The FTS rows' changes of each unit of work, for the reader's in-memory text index (docs/decisions/0200). */
   private readonly textChanges: TextChanges;
   private readonly textKeeper: TextIndexKeeper;
+  /** The collections with a filter index (filter-indexes.ts), as of the last commit that changed them. */
+  private filterIndexed: ReadonlySet<string>;
 
   constructor(file: string) {
     this.writer = openSqlite(file, { vectors: true, derived: true });
     this.writer.exec(SCHEMA);
     this.writer.exec(SEARCH_SCHEMA);
     migrateDocsFormat(this.writer);
-    this.writer.transaction(() => syncFilterIndexes(this.writer)).immediate();
+    this.filterIndexed = this.writer.transaction(() => syncFilterIndexes(this.writer)).immediate();
     this.reader = openSqlite(file, { vectors: true });
     this.reader.function('fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? fold(value) : value));
     this.w = statements(this.writer);
@@ -244,6 +246,11 @@ export class SqliteSearchIndex implements SearchIndex {
 
   /** The rows of one page of a query, one more than its limit when more exist. */
   private pageRows(env: string, folder: string, query: DeliveryQuery): { rows: Row[]; limit: number; backward: boolean } {
+    const { sql, params, limit, backward } = this.pageStatement(env, folder, query);
+    return { rows: this.prepared(sql).all(...params), limit, backward };
+  }
+
+  private pageStatement(env: string, folder: string, query: DeliveryQuery): { sql: string; params: SqlParam[]; limit: number; backward: boolean } {
     const limit = Math.max(1, query.limit);
     const backward = query.before !== undefined;
     const { sql, params } = pageSql({
@@ -256,8 +263,21 @@ export class SqliteSearchIndex implements SearchIndex {
       cursor: query.before ?? query.after,
       backward,
       limit,
+      filterIndexed: this.filterIndexed.has(collectionId(env, folder)),
     });
-    return { rows: this.prepared(sql).all(...params), limit, backward };
+    return { sql, params, limit, backward };
+  }
+
+  /** SQLite's plan for a page of a query (EXPLAIN QUERY PLAN, its lines joined by "; "): which index it reads. */
+  queryPlan(env: string, folder: string, query: DeliveryQuery): string {
+    const { sql, params } = this.pageStatement(env, folder, query);
+    // A read first: it brings the connection's copy of the schema up to date (EXPLAIN does not).
+    this.reader.prepare('SELECT count(*) FROM sqlite_master').get();
+    return this.reader
+      .prepare<SqlParam[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
+      .all(...params)
+      .map((row) => row.detail)
+      .join('; ');
   }
 
   /** A list restricted to some owners: the statement depends on how many. */
@@ -279,10 +299,11 @@ export class SqliteSearchIndex implements SearchIndex {
       try {
         const tx = new Writer(this.w, this.searchWriter);
         await work(tx);
-        if (tx.fieldsChanged) syncFilterIndexes(this.writer);
+        const filterIndexed = tx.fieldsChanged ? syncFilterIndexes(this.writer) : this.filterIndexed;
         this.w.saveCheckpoint.run(consumer, position);
         this.textChanges.beforeCommit(this.writer);
         this.writer.exec('COMMIT');
+        this.filterIndexed = filterIndexed;
         this.textChanges.afterCommit();
       } catch (error) {
         this.textChanges.discard();

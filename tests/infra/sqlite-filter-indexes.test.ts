@@ -90,7 +90,7 @@ function filterIndexes(file: string): string[] {
 function program(file: string, where: WhereNode): { plan: string; functions: string[] } {
   const db = new Database(file, { readonly: true });
   try {
-    const { sql, params } = pageSql({ env: 'e1', folder: 'f1', where, sort: [{ field: { scope: 'sys', name: 'created_at' }, descending: false }], backward: false, limit: 20 });
+    const { sql, params } = pageSql({ env: 'e1', folder: 'f1', where, sort: [{ field: { scope: 'sys', name: 'created_at' }, descending: false }], backward: false, limit: 20, filterIndexed: true });
     const plan = db.prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all(...params).map((r) => r.detail).join('; ');
     const ops = db.prepare<unknown[], { opcode: string; p4: string | null }>(`EXPLAIN ${sql}`).all(...params);
     return { plan, functions: ops.filter((op) => op.opcode === 'Function' || op.opcode === 'PureFunc').map((op) => String(op.p4)) };
@@ -113,7 +113,7 @@ describe('filter indexes of the delivery index (docs/decisions/0265)', () => {
     const many = Array.from({ length: MAX_INDEXED_FIELDS + 3 }, (_, i) => field(`f${i}`, 'integer'));
     expect(indexedPaths(many)).to.have.length(MAX_INDEXED_FIELDS);
     expect(filterIndexSql('e1', 'f1', [field('body', 'text')])).to.equal(null);
-    expect(filterIndexSql("e'1", 'f1', FIELDS)).to.contain(`WHERE env = 'e''1' AND folder = 'f1' AND data IS NOT NULL`);
+    expect(filterIndexSql("e'1", 'f1', FIELDS)).to.contain(`WHERE +env = 'e''1' AND +folder = 'f1' AND data IS NOT NULL`);
   });
 
   it('answers a filtered page from the index: no JSON function runs on a scanned row', async () => {
@@ -132,6 +132,31 @@ describe('filter indexes of the delivery index (docs/decisions/0265)', () => {
       expect(program(file, cond('other', 'eq', 1)).functions.some((f) => f.startsWith('json_type'))).to.equal(true);
     } finally {
       await index.close();
+    }
+  });
+
+  it('reads the filter index for filtered pages in creation order only, cursors both ways included', async () => {
+    const file = `${tempDir()}/delivery.db`;
+    const index = await loaded(file);
+    const other = await loaded(`${tempDir()}/delivery.db`, [field('body', 'text')]);
+    try {
+      const name = filterIndexName('e1', 'f1');
+      const created = (descending: boolean) => [{ field: { scope: 'sys' as const, name: 'created_at' as const }, descending }];
+      const at = { values: ['2026-01-01T00:00:03Z'], key: 'k003' };
+      expect(index.queryPlan('e1', 'f1', query(BENCH_FILTER))).to.contain(name);
+      expect(index.queryPlan('e1', 'f1', { ...query(BENCH_FILTER), sort: created(true), after: at })).to.contain(name);
+      expect(index.queryPlan('e1', 'f1', { ...query(BENCH_FILTER), before: at })).to.contain(name);
+      expect((await index.query('e1', 'f1', { ...query(BENCH_FILTER), after: at })).items.map((d) => d.key)).to.deep.equal(['k006', 'k009']);
+      expect((await index.query('e1', 'f1', { ...query(BENCH_FILTER), sort: created(true), after: { values: ['2026-01-01T00:00:09Z'], key: 'k009' } })).items.map((d) => d.key)).to.deep.equal(['k006', 'k003']);
+      expect((await index.query('e1', 'f1', { ...query(BENCH_FILTER), before: { values: ['2026-01-01T00:00:09Z'], key: 'k009' } })).items.map((d) => d.key)).to.deep.equal(['k003', 'k006']);
+      // Unfiltered, or in another order, a page keeps the indexes by collection.
+      expect(index.queryPlan('e1', 'f1', { sort: [], limit: 20 })).not.to.contain(name);
+      expect(index.queryPlan('e1', 'f1', { ...query(BENCH_FILTER), sort: [{ field: { scope: 'sys', name: 'key' }, descending: false }] })).not.to.contain(name);
+      expect(index.queryPlan('e1', 'f1', { ...query(BENCH_FILTER), sort: [{ field: { scope: 'data', path: ['views'] }, descending: false }] })).not.to.contain(name);
+      expect(filterIndexes(file)).to.have.length(1);
+      expect(other.queryPlan('e1', 'f1', query(BENCH_FILTER))).to.contain('docs_by_created');
+    } finally {
+      await Promise.all([index.close(), other.close()]);
     }
   });
 
@@ -173,6 +198,7 @@ describe('filter indexes of the delivery index (docs/decisions/0265)', () => {
     try {
       await index.unitOfWork('delivery', '00000000000000000002', (tx) => publish(tx, 'e1', 'f1', [field('views', 'integer')], 'v2'));
       expect(filterIndexes(file)).to.deep.equal([filterIndexSql('e1', 'f1', [field('views', 'integer')])]);
+      expect(index.queryPlan('e1', 'f1', query(BENCH_FILTER))).to.contain(filterIndexName('e1', 'f1'));
       expect(await keysOf(index, BENCH_FILTER)).to.deep.equal(['k003', 'k006', 'k009']);
       const failing = index.unitOfWork('delivery', '00000000000000000003', async (tx) => {
         await publish(tx, 'e1', 'f1', null);
@@ -183,8 +209,10 @@ describe('filter indexes of the delivery index (docs/decisions/0265)', () => {
         (error: Error) => expect(error.message).to.equal('stop'),
       );
       expect(filterIndexes(file)).to.have.length(1);
+      expect(index.queryPlan('e1', 'f1', query(BENCH_FILTER))).to.contain(filterIndexName('e1', 'f1'));
       await index.unitOfWork('delivery', '00000000000000000004', (tx) => publish(tx, 'e1', 'f1', null));
       expect(filterIndexes(file)).to.deep.equal([]);
+      expect(index.queryPlan('e1', 'f1', query(BENCH_FILTER))).to.contain('docs_by_created');
       expect(await keysOf(index, BENCH_FILTER)).to.deep.equal(['k003', 'k006', 'k009']);
     } finally {
       await index.close();

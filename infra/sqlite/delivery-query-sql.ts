@@ -18,6 +18,9 @@ export function jsonPath(path: readonly string[]): string {
   return `'$.${path.map((s) => `"${s}"`).join('.')}'`;
 }
 
+/** A SQL string literal. */
+export const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
+
 /** A field as a value expression and a JSON type expression (`text` for the `_sys` columns). */
 type Operand = { readonly val: string; readonly typ: string };
 
@@ -192,9 +195,20 @@ export function pageSql(args: {
   cursor?: QueryCursor;
   backward: boolean;
   limit: number;
+  /** The collection has a filter index (filter-indexes.ts). */
+  filterIndexed?: boolean;
 }): PageSql {
   const b = new Builder();
-  const clauses = [`env = ${b.p(args.env)}`, `folder = ${b.p(args.folder)}`, 'data IS NOT NULL'];
+  // A filtered page in creation order reads the collection's filter index: the collection named
+  // as that partial index's WHERE names it, which no other index can use. Any other page keeps
+  // the (env, folder, ...) indexes: its sort or the absence of a filter gains nothing from it.
+  const creationOrder = args.sort.length === 1 && args.sort[0]?.field.scope === 'sys' && args.sort[0].field.name === 'created_at';
+  const viaFilterIndex = args.filterIndexed === true && args.where !== undefined && creationOrder;
+  const collection = viaFilterIndex ? [`+env = ${sqlText(args.env)}`, `+folder = ${sqlText(args.folder)}`] : [`env = ${b.p(args.env)}`, `folder = ${b.p(args.folder)}`];
+  const clauses = [...collection, 'data IS NOT NULL'];
+  // Without a cursor, a range on the index's first column that every row holds (`created_at` is
+  // non-null text): SQLite then reads the index in order rather than scanning and sorting the table.
+  if (viaFilterIndex && !args.cursor) clauses.push(`created_at >= ''`);
   if (args.owners) clauses.push(args.owners.length === 0 ? '0' : `owner IN (${args.owners.map((o) => b.p(o)).join(', ')})`);
   if (args.where) clauses.push(b.where(args.where));
   for (const join of args.joins ?? []) clauses.push(b.join(join, args.env));

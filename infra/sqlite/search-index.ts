@@ -14,6 +14,7 @@ import { DATA_VALUE, DOC_COLUMNS, migrateDocsFormat } from './docs-format.js';
 import { TextChanges, TextIndexKeeper } from './text-index-keeper.js';
 import { storedItem } from './stored-doc.js';
 import { SearchFieldsCache } from './search-fields-cache.js';
+import { changesFilterIndexes, collectionId, syncFilterIndexes } from './filter-indexes.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS docs (
@@ -78,6 +79,9 @@ type Statements = ReturnType<typeof statements>;
 const scopeOf = (env: string, folder: string): string => `${env}/${folder}`;
 
 class Writer implements SearchIndexTx {
+  /** Whether this unit of work changed a collection's published fields (its filter index, filter-indexes.ts). */
+  fieldsChanged = false;
+
   constructor(
     private readonly s: Statements,
     private readonly search: SqliteSearchTables,
@@ -89,6 +93,7 @@ class Writer implements SearchIndexTx {
 
   async setMeta(id: string, value: unknown): Promise<void> {
     this.search.setMeta(id, value);
+    if (changesFilterIndexes(id)) this.fieldsChanged = true;
   }
 
   async indexSearch(env: string, folder: string, key: string, entries: SearchEntries): Promise<void> {
@@ -136,12 +141,15 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly textChanges: TextChanges;
   private readonly textKeeper: TextIndexKeeper;
   private readonly fieldsCache: SearchFieldsCache;
+  /** The collections with a filter index (filter-indexes.ts), as of the last commit that changed them. */
+  private filterIndexed: ReadonlySet<string>;
 
   constructor(file: string) {
     this.writer = openSqlite(file, { vectors: true, derived: true });
     this.writer.exec(SCHEMA);
     this.writer.exec(SEARCH_SCHEMA);
     migrateDocsFormat(this.writer);
+    this.filterIndexed = this.writer.transaction(() => syncFilterIndexes(this.writer)).immediate();
     this.reader = openSqlite(file, { vectors: true });
     this.reader.function('fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? fold(value) : value));
     this.w = statements(this.writer);
@@ -235,6 +243,11 @@ export class SqliteSearchIndex implements SearchIndex {
 
   /** The rows of one page of a query, one more than its limit when more exist. */
   private pageRows(env: string, folder: string, query: DeliveryQuery): { rows: Row[]; limit: number; backward: boolean } {
+    const { sql, params, limit, backward } = this.pageStatement(env, folder, query);
+    return { rows: this.prepared(sql).all(...params), limit, backward };
+  }
+
+  private pageStatement(env: string, folder: string, query: DeliveryQuery): { sql: string; params: SqlParam[]; limit: number; backward: boolean } {
     const limit = Math.max(1, query.limit);
     const backward = query.before !== undefined;
     const { sql, params } = pageSql({
@@ -247,8 +260,21 @@ export class SqliteSearchIndex implements SearchIndex {
       cursor: query.before ?? query.after,
       backward,
       limit,
+      filterIndexed: this.filterIndexed.has(collectionId(env, folder)),
     });
-    return { rows: this.prepared(sql).all(...params), limit, backward };
+    return { sql, params, limit, backward };
+  }
+
+  /** SQLite's plan for a page of a query (EXPLAIN QUERY PLAN, its lines joined by "; "): which index it reads. */
+  queryPlan(env: string, folder: string, query: DeliveryQuery): string {
+    const { sql, params } = this.pageStatement(env, folder, query);
+    // A read first: it brings the connection's copy of the schema up to date (EXPLAIN does not).
+    this.reader.prepare('SELECT count(*) FROM sqlite_master').get();
+    return this.reader
+      .prepare<SqlParam[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
+      .all(...params)
+      .map((row) => row.detail)
+      .join('; ');
   }
 
   /** A list restricted to some owners: the statement depends on how many. */
@@ -268,10 +294,13 @@ export class SqliteSearchIndex implements SearchIndex {
     await this.mutex.run(async () => {
       this.writer.exec('BEGIN IMMEDIATE');
       try {
-        await work(new Writer(this.w, this.searchWriter));
+        const tx = new Writer(this.w, this.searchWriter);
+        await work(tx);
+        const filterIndexed = tx.fieldsChanged ? syncFilterIndexes(this.writer) : this.filterIndexed;
         this.w.saveCheckpoint.run(consumer, position);
         this.textChanges.beforeCommit(this.writer);
         this.writer.exec('COMMIT');
+        this.filterIndexed = filterIndexed;
         this.textChanges.afterCommit();
       } catch (error) {
         this.textChanges.discard();

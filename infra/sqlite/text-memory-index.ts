@@ -1,3 +1,4 @@
+import { addMember, defaultPrefixSize, impactsFrom, type Impacts, type PrefixSize } from './text-impacts.js';
 import type { Postings } from './text-postings.js';
 import { Terms } from './text-terms.js';
 
@@ -67,6 +68,34 @@ export class TextMemoryIndex {
   maxDocRows = 1;
   private dead = 0;
   private sortedVocabulary: string[] | null = null;
+  /**
+   * Scratch space of the searches, per document (text-top-k-seed.ts): the search that last scored
+   * it (or found it out of the collection), the search that last bounded it, and that bound's
+   * known part and terms.
+   */
+  docSeen: Int32Array<ArrayBuffer> = new Int32Array(16);
+  docBounded: Int32Array<ArrayBuffer> = new Int32Array(16);
+  docKnown: Float64Array<ArrayBuffer> = new Float64Array(16);
+  docTerms: Int32Array<ArrayBuffer> = new Int32Array(16);
+  private seenStamp = 0;
+
+  /** `prefixSize`: how many of a term's documents its impact-ordered prefix keeps (text-impacts.ts). */
+  constructor(private readonly prefixSize: PrefixSize = defaultPrefixSize) {}
+
+  /** A number no document's `docSeen` holds yet: one search marks the documents it has looked at with it. */
+  stamp(): number {
+    if (this.docSeen.length < this.docKey.length) {
+      const size = Math.max(this.docKey.length, Math.ceil(this.docSeen.length * 1.5));
+      for (const name of ['docSeen', 'docBounded', 'docTerms'] as const) this[name] = grown(this[name], size);
+      this.docKnown = new Float64Array(size);
+    }
+    if (this.seenStamp === 0x7fffffff) {
+      this.docSeen.fill(0);
+      this.docBounded.fill(0);
+      this.seenStamp = 0;
+    }
+    return ++this.seenStamp;
+  }
 
   /** Postings by term (terms whose rows are all gone have none live: `df` 0). */
   get terms(): ReadonlyMap<string, Postings> {
@@ -103,7 +132,12 @@ export class TextMemoryIndex {
     const touched = new Map<Postings, number>();
     for (const row of doc.rows) this.addRow(d, row, touched);
     // A term's bound covers this document too (at the average length it was computed for).
-    for (const [postings, sum] of touched) postings.bound = Math.max(postings.bound, sum);
+    // A document stronger than the rest of a term's impact prefix must be in it: the prefix is made again.
+    for (const [postings, sum] of touched) {
+      postings.bound = Math.max(postings.bound, sum);
+      if (postings.impacts && sum > postings.impacts.rest) postings.impacts = null;
+      else if (postings.impacts) addMember(postings.impacts, d);
+    }
   }
 
   private addRow(d: number, row: TokenRow, touched: Map<Postings, number>): void {
@@ -132,7 +166,10 @@ export class TextMemoryIndex {
     this.rows += 1;
     this.tokens += len;
     for (const postings of met) {
-      if (postings.ref > 0) touched.set(postings, (touched.get(postings) ?? 0) + frequencyPart(postings.tfs[postings.length - 1]!, len, postings.ref));
+      if (postings.ref === 0) continue;
+      const part = frequencyPart(postings.tfs[postings.length - 1]!, len, postings.ref);
+      postings.parts[postings.length - 1] = quantized(part);
+      touched.set(postings, (touched.get(postings) ?? 0) + part);
     }
   }
 
@@ -230,6 +267,8 @@ export class TextMemoryIndex {
     let sum = 0;
     for (let i = 0; i < postings.length; i++) {
       const slot = postings.slots[i]!;
+      const part = frequencyPart(postings.tfs[i]!, this.rowLen[slot]!, ref);
+      postings.parts[i] = quantized(part);
       if (this.rowAlive[slot] !== 1) continue;
       const d = this.rowDoc[slot]!;
       if (d !== doc) {
@@ -237,16 +276,44 @@ export class TextMemoryIndex {
         doc = d;
         sum = 0;
       }
-      sum += frequencyPart(postings.tfs[i]!, this.rowLen[slot]!, ref);
+      sum += part;
     }
     postings.bound = Math.max(bound, sum);
     postings.ref = ref;
+    postings.impacts = null;
     return postings.bound;
+  }
+
+  /** The term's documents in impact order (text-impacts.ts), at the average length of its bound: made when missing or stale. */
+  impactsOf(postings: Postings): Impacts {
+    this.boundOf(postings);
+    if (postings.impacts && postings.impacts.ref === postings.ref) return postings.impacts;
+    const docs = new Int32Array(postings.length);
+    const values = new Float64Array(postings.length);
+    let count = -1;
+    let doc = -1;
+    for (let i = 0; i < postings.length; i++) {
+      const slot = postings.slots[i]!;
+      if (this.rowAlive[slot] !== 1) continue;
+      const d = this.rowDoc[slot]!;
+      if (d !== doc) {
+        doc = d;
+        docs[++count] = d;
+      }
+      values[count] = values[count]! + frequencyPart(postings.tfs[i]!, this.rowLen[slot]!, postings.ref);
+    }
+    count += 1;
+    postings.impacts = impactsFrom(docs, values, count, this.prefixSize(count), postings.ref);
+    return postings.impacts;
   }
 }
 
 /** BM25's frequency part of a row, as fts5_aux.c computes it: it grows with the average length. */
 export const frequencyPart = (tf: number, len: number, average: number): number => (tf * (K1 + 1.0)) / (tf + K1 * (1 - B + (B * len) / average));
+
+/** A frequency part's 255ths of K1 + 1 (its greatest value), rounded up: `PART_UNIT` times it is at least the part. */
+export const PART_UNIT = (K1 + 1) / 255;
+export const quantized = (part: number): number => Math.min(255, Math.ceil((part / PART_UNIT) * (1 + 1e-12)));
 
 /** FTS5's idf: log((N - n + 0.5) / (n + 0.5)), 1e-6 when that is not positive. */
 export function idf(rows: number, hits: number): number {

@@ -10,7 +10,7 @@
  */
 export type Impacts = {
   readonly docs: Int32Array;
-  readonly values: Float64Array;
+  readonly values: Float32Array;
   readonly rest: number;
   readonly complete: boolean;
   readonly ref: number;
@@ -37,32 +37,79 @@ export type PrefixSize = (documents: number) => number;
 
 export const defaultPrefixSize: PrefixSize = (documents) => Math.min(documents, 512 + (documents >> 3));
 
-/** The prefix of `count` documents' values (docs[i], values[i]): the `size` greatest, greatest first, ties by document. */
+/** The `k`-th smallest of `a` (k from 0), found in place by quickselect: the array is reordered. */
+function select(a: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    // Median of three as the pivot.
+    const x = a[lo]!;
+    const y = a[mid]!;
+    const z = a[hi]!;
+    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i] = a[j]!;
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k]!;
+  }
+  return a[k]!;
+}
+
+/**
+ * The prefix of `count` documents' values (docs[i], values[i]): the `size` greatest, greatest
+ * first, ties by document. Values are kept as 32-bit floats rounded up, so that each still
+ * bounds what it stands for.
+ */
 export function impactsFrom(docs: Int32Array, values: Float64Array, count: number, size: number, ref: number): Impacts {
   const keep = Math.min(size, count);
-  let cut = -Infinity;
-  if (keep < count) {
-    const sorted = values.slice(0, count).sort();
-    cut = sorted[count - keep]!;
-  }
-  // Those above the cut, then those at it until the prefix is full.
+  const cut = keep < count ? select(values.slice(0, count), count - keep) : -Infinity;
+  // Those above the cut, then those at it until the prefix is full; the greatest of the others is the rest.
   const chosen: number[] = [];
   for (let i = 0; i < count; i++) if (values[i]! > cut) chosen.push(i);
-  for (let i = 0; i < count && chosen.length < keep; i++) if (values[i] === cut) chosen.push(i);
-  chosen.sort((a, b) => values[b]! - values[a]! || docs[a]! - docs[b]!);
   let rest = 0;
-  if (keep < count) {
-    const taken = new Uint8Array(count);
-    for (const i of chosen) taken[i] = 1;
-    for (let i = 0; i < count; i++) if (taken[i] === 0 && values[i]! > rest) rest = values[i]!;
+  for (let i = 0; i < count; i++) {
+    if (values[i]! !== cut) {
+      if (values[i]! < cut && values[i]! > rest) rest = values[i]!;
+    } else if (chosen.length < keep) chosen.push(i);
+    else rest = cut;
+  }
+  // Greatest first, by one native sort of numbers: a value's 32-bit float (rounded up) as an
+  // unsigned integer orders as the value does; the document's place comes below it.
+  const bits32 = new Uint32Array(new Float32Array(1).buffer);
+  const floats = new Float32Array(bits32.buffer);
+  const keys = new Float64Array(chosen.length);
+  chosen.forEach((i, at) => {
+    floats[0] = upward(values[i]!);
+    keys[at] = bits32[0]! * 2 ** 21 + (2 ** 21 - 1 - at);
+  });
+  keys.sort();
+  const prefixDocs = new Int32Array(chosen.length);
+  const prefixValues = new Float32Array(chosen.length);
+  for (let at = 0; at < keys.length; at++) {
+    const i = chosen[2 ** 21 - 1 - (keys[keys.length - 1 - at]! % 2 ** 21)]!;
+    prefixDocs[at] = docs[i]!;
+    prefixValues[at] = upward(values[i]!);
   }
   // Eight bits a document, at least 64 bytes, a power of two.
   let bits = 512;
   while (bits < count * 8) bits *= 2;
   const impacts: Impacts = {
-    docs: Int32Array.from(chosen, (i) => docs[i]!),
-    values: Float64Array.from(chosen, (i) => values[i]!),
-    rest,
+    docs: prefixDocs,
+    values: prefixValues,
+    rest: upward(rest),
     complete: keep === count,
     ref,
     members: new Uint8Array(bits / 8),
@@ -71,3 +118,9 @@ export function impactsFrom(docs: Int32Array, values: Float64Array, count: numbe
   for (let i = 0; i < count; i++) addMember(impacts, docs[i]!);
   return impacts;
 }
+
+/** The 32-bit float at or above a value. */
+const upward = (value: number): number => {
+  const near = Math.fround(value);
+  return near >= value ? near : Math.fround(value * (1 + 2 ** -23));
+};

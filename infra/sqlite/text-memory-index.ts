@@ -260,51 +260,51 @@ export class TextMemoryIndex {
    */
   boundOf(postings: Postings): number {
     const average = this.averageLength;
-    if (postings.ref >= average) return postings.bound;
-    const ref = average * 1.05;
-    let bound = 0;
-    let doc = -1;
-    let sum = 0;
-    for (let i = 0; i < postings.length; i++) {
-      const slot = postings.slots[i]!;
-      const part = frequencyPart(postings.tfs[i]!, this.rowLen[slot]!, ref);
-      postings.parts[i] = quantized(part);
-      if (this.rowAlive[slot] !== 1) continue;
-      const d = this.rowDoc[slot]!;
-      if (d !== doc) {
-        if (sum > bound) bound = sum;
-        doc = d;
-        sum = 0;
-      }
-      sum += part;
-    }
-    postings.bound = Math.max(bound, sum);
-    postings.ref = ref;
-    postings.impacts = null;
+    if (postings.ref < average) this.measure(postings, average * 1.05);
     return postings.bound;
   }
 
   /** The term's documents in impact order (text-impacts.ts), at the average length of its bound: made when missing or stale. */
   impactsOf(postings: Postings): Impacts {
     this.boundOf(postings);
-    if (postings.impacts && postings.impacts.ref === postings.ref) return postings.impacts;
-    const docs = new Int32Array(postings.length);
-    const values = new Float64Array(postings.length);
-    let count = -1;
+    if (!postings.impacts || postings.impacts.ref !== postings.ref) this.measure(postings, postings.ref);
+    return postings.impacts!;
+  }
+
+  private scratchDocs = new Int32Array(0);
+  private scratchValues = new Float64Array(0);
+
+  /** One pass over a term's postings at the average length `ref`: each posting's part, each live document's sum, their greatest, the impact prefix. */
+  private measure(postings: Postings, ref: number): void {
+    if (this.scratchDocs.length < postings.length) {
+      this.scratchDocs = new Int32Array(postings.length);
+      this.scratchValues = new Float64Array(postings.length);
+    }
+    const { slots, tfs, parts } = postings;
+    const { rowLen, rowAlive, rowDoc } = this;
+    const docs = this.scratchDocs;
+    const values = this.scratchValues;
+    let count = 0;
     let doc = -1;
+    let bound = 0;
     for (let i = 0; i < postings.length; i++) {
-      const slot = postings.slots[i]!;
-      if (this.rowAlive[slot] !== 1) continue;
-      const d = this.rowDoc[slot]!;
+      const slot = slots[i]!;
+      const part = frequencyPart(tfs[i]!, rowLen[slot]!, ref);
+      parts[i] = quantized(part);
+      if (rowAlive[slot] !== 1) continue;
+      const d = rowDoc[slot]!;
       if (d !== doc) {
         doc = d;
-        docs[++count] = d;
+        docs[count] = d;
+        values[count++] = 0;
       }
-      values[count] = values[count]! + frequencyPart(postings.tfs[i]!, this.rowLen[slot]!, postings.ref);
+      const sum = values[count - 1]! + part;
+      values[count - 1] = sum;
+      if (sum > bound) bound = sum;
     }
-    count += 1;
-    postings.impacts = impactsFrom(docs, values, count, this.prefixSize(count), postings.ref);
-    return postings.impacts;
+    postings.bound = bound;
+    postings.ref = ref;
+    postings.impacts = impactsFrom(docs, values, count, this.prefixSize(count), ref);
   }
 }
 

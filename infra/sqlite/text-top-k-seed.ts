@@ -12,6 +12,9 @@ export type SeedTerm = { readonly postings: Postings; readonly idf: number };
 /** The most terms a seed bounds (one bit each); a query of more is walked over its postings only. */
 const MAX_TERMS = 30;
 
+/** How many of the strongest documents are scored first, for a first threshold. */
+const SEED_SCORED = (size: number): number => 2 * size;
+
 /**
  * The terms' impact-ordered prefixes (text-impacts.ts), read strongest first from the term whose
  * next document could add the most (the threshold algorithm's order, docs/decisions/0255). Each
@@ -58,6 +61,24 @@ class Fronts {
     return list.docs[at]!;
   }
 
+  /** Reads every term's prefix to its end, adding to the bounds of the documents already read (`bounded` holds `stamp`). */
+  readOn(bounded: Int32Array, seen: Int32Array, known: Float64Array, terms: Int32Array, stamp: number): void {
+    const { lists, weights, pos, front } = this;
+    for (let t = 0; t < lists.length; t++) {
+      const { docs, values, rest } = lists[t]!;
+      const weight = weights[t]!;
+      const bit = 1 << t;
+      for (let at = pos[t]!; at < docs.length; at++) {
+        const d = docs[at]!;
+        if (bounded[d] !== stamp || seen[d] === stamp) continue;
+        known[d] = known[d]! + weight * values[at]!;
+        terms[d] = terms[d]! | bit;
+      }
+      pos[t] = docs.length;
+      front[t] = weight * rest;
+    }
+  }
+
   get complete(): boolean {
     return this.lists.every((list) => list.complete);
   }
@@ -83,8 +104,9 @@ export function seedFromImpacts(index: TextMemoryIndex, terms: readonly SeedTerm
     docSeen[d] = stamp;
     return true;
   };
-  // 1. A first threshold.
-  for (let scored = 0; !best.full || scored < 2 * best.size; ) {
+  // 1. A first threshold: the strongest documents scored exactly.
+  const firsts = SEED_SCORED(best.size);
+  for (let scored = 0; scored < firsts; ) {
     fronts.look();
     if (best.full && fronts.sum < best.threshold * (1 - SLACK)) return true;
     if (fronts.pick < 0) return fronts.complete;
@@ -94,42 +116,56 @@ export function seedFromImpacts(index: TextMemoryIndex, terms: readonly SeedTerm
     exact(d);
     scored += 1;
   }
-  // 2. Bounds of the documents read on.
+  // 2. Bounds of the documents read on: what each takes from the terms it was read in; the terms
+  // it is known not to hold (their Bloom filters) count as read. One read in every term has its
+  // bound and is scored at once if that reaches the best (a higher threshold stops the reading sooner).
   const read: number[] = [];
+  const every = (1 << terms.length) - 1;
+  const { lists } = fronts;
   for (;;) {
     fronts.look();
-    if (fronts.sum < best.threshold * (1 - SLACK) || fronts.pick < 0) break;
+    if ((best.full && fronts.sum < best.threshold * (1 - SLACK)) || fronts.pick < 0) break;
     const term = fronts.pick;
     const d = fronts.next();
     if (docSeen[d] === stamp) continue;
+    let known: number;
     if (docBounded[d] !== stamp) {
       docBounded[d] = stamp;
       docKnown[d] = 0;
-      docTerms[d] = 0;
+      known = 0;
+      for (let t = 0; t < lists.length; t++) if (t !== term && !mayHold(lists[t]!, d)) known |= 1 << t;
       read.push(d);
+    } else known = docTerms[d]!;
+    known |= 1 << term;
+    docTerms[d] = known;
+    const sum = docKnown[d]! + fronts.taken;
+    docKnown[d] = sum;
+    if (known === every && (!best.full || sum >= best.threshold * (1 - SLACK)) && !out(d)) {
+      docSeen[d] = stamp;
+      exact(d);
     }
-    docKnown[d] = docKnown[d]! + fronts.taken;
-    docTerms[d] = docTerms[d]! | (1 << term);
   }
-  const decided = fronts.sum < best.threshold * (1 - SLACK) || fronts.complete;
+  const decided = (best.full && fronts.sum < best.threshold * (1 - SLACK)) || fronts.complete;
+  // 2b. The rest of each prefix, for the documents already read only: their bounds tighten.
+  if (decided) fronts.readOn(docBounded, docSeen, docKnown, docTerms, stamp);
   // 3. The documents whose bound reaches the threshold, strongest bound first.
   const { front } = fronts;
   const bounds = new Float64Array(read.length);
   const order: number[] = [];
-  let needed = best.threshold * (1 - SLACK);
+  let needed = best.full ? best.threshold * (1 - SLACK) : -Infinity;
   read.forEach((d, i) => {
     let bound = docKnown[d]!;
     const known = docTerms[d]!;
-    for (let t = 0; t < front.length; t++) if ((known & (1 << t)) === 0 && mayHold(fronts.lists[t]!, d)) bound += front[t]!;
+    for (let t = 0; t < front.length; t++) if ((known & (1 << t)) === 0) bound += front[t]!;
     bounds[i] = bound;
     if (bound >= needed) order.push(i);
   });
   order.sort((a, b) => bounds[b]! - bounds[a]!);
   for (const i of order) {
-    needed = best.threshold * (1 - SLACK);
+    needed = best.full ? best.threshold * (1 - SLACK) : -Infinity;
     if (bounds[i]! < needed) break;
     const d = read[i]!;
-    if (out(d)) continue;
+    if (docSeen[d] === stamp || out(d)) continue;
     docSeen[d] = stamp;
     exact(d);
   }

@@ -16,10 +16,9 @@ const MAX_TERMS = 30;
 const SEED_SCORED = (size: number): number => 2 * size;
 
 /**
- * The terms' impact-ordered prefixes (text-impacts.ts), read strongest first from the term whose
- * next document could add the most (the threshold algorithm's order, docs/decisions/0255). Each
- * unseen document of the collection is handed to `exact` (which scores it and offers it to
- * `best`) and marked with `stamp` in `index.docSeen`.
+ * The terms' impact-ordered prefixes (text-impacts.ts) as they are read, strongest first from the
+ * term whose next document could add the most (the threshold algorithm's order,
+ * docs/decisions/0255): where each term is, and what its next document takes at most.
  */
 class Fronts {
   readonly lists: Impacts[];

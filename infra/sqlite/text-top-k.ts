@@ -1,6 +1,7 @@
 import type { Scored } from '../../projections/search-ports.js';
 import { B, K1, PART_UNIT, idf, type TextMemoryIndex } from './text-memory-index.js';
 import type { Postings } from './text-postings.js';
+import { mayHold } from './text-impacts.js';
 import { Heap } from './text-top-k-heap.js';
 import { seedFromImpacts, SLACK } from './text-top-k-seed.js';
 
@@ -199,6 +200,8 @@ class Search {
       const postings = term.postings;
       let from: number;
       if (walking) from = term.at = postings.seek(term.at, first);
+      // A term the document does not hold (its Bloom filter says so) is not sought.
+      else if (postings.impacts && !mayHold(postings.impacts, d)) continue;
       else from = postings.find(first);
       for (let at = from; at < postings.length; at++) {
         const slot = postings.slots[at]!;

@@ -224,6 +224,8 @@ export async function searchScenario(ctx: SearchContext, o: SearchBenchOptions):
   const text = await timed(o, (i) => post({ find_text: { query: query(i).text } }));
   if (o.textOnly) {
     figures.push({ name: `${o.resources} resources: _search full text (2 words)`, value: `p50 ${text.p50.toFixed(2)} ms, p95 ${text.p95.toFixed(2)} ms`, note: `${text.requests} requests one at a time` });
+    const memory = memoryOf(service.child.pid ?? -1);
+    if (memory) figures.push({ name: `${o.resources} resources: search service RSS after the full-text phases`, value: `${memory.rss.toFixed(0)} MB (peak ${memory.peak.toFixed(0)} MB)`, target: '< 400 MB', met: memory.peak < 400 });
     return { rows, figures };
   }
   const hybrid = await withServiceCpu(pid, (warm) => timed(o, (i) => post({ search_mode: 'hybrid', find_text: { query: query(i).text }, vector_search: { query: query(i).vector } }), warm));

@@ -4,6 +4,8 @@ import { isAscii, type Tokenizer } from './text-tokens.js';
 
 /** Rows read at a time when loading: a slice of work between two turns of the event loop. */
 const LOAD_PAGE = 256;
+/** Postings gone over between two turns of the event loop while the terms' impact prefixes are made. */
+const PREFIX_STEP = 20_000;
 
 export const scopeOf = (env: string, folder: string): string => `${env}/${folder}`;
 
@@ -86,6 +88,15 @@ export function* loadTextIndex(file: string, tokenizer: Tokenizer): Generator<vo
     }
     db.exec('COMMIT');
     index.trim();
+    // Each term's strongest documents (docs/decisions/0255), made here rather than on a term's first search.
+    let made = 0;
+    for (const postings of index.terms.values()) {
+      if (postings.df > 0) made += index.impactsOf(postings).docs.length + postings.length;
+      if (made >= PREFIX_STEP) {
+        made = 0;
+        yield;
+      }
+    }
     return { index, generation };
   } finally {
     db.close();

@@ -1,3 +1,4 @@
+import { addMember, defaultPrefixSize, impactsFrom, type Impacts, type PrefixSize } from './text-impacts.js';
 import type { Postings } from './text-postings.js';
 import { Terms } from './text-terms.js';
 
@@ -67,6 +68,34 @@ export class TextMemoryIndex {
   maxDocRows = 1;
   private dead = 0;
   private sortedVocabulary: string[] | null = null;
+  /**
+   * Scratch space of the searches, per document (text-top-k-seed.ts): the search that last scored
+   * it (or found it out of the collection), the search that last bounded it, and that bound's
+   * known part and terms.
+   */
+  docSeen: Int32Array<ArrayBuffer> = new Int32Array(16);
+  docBounded: Int32Array<ArrayBuffer> = new Int32Array(16);
+  docKnown: Float64Array<ArrayBuffer> = new Float64Array(16);
+  docTerms: Int32Array<ArrayBuffer> = new Int32Array(16);
+  private seenStamp = 0;
+
+  /** `prefixSize`: how many of a term's documents its impact-ordered prefix keeps (text-impacts.ts). */
+  constructor(private readonly prefixSize: PrefixSize = defaultPrefixSize) {}
+
+  /** A number no document's `docSeen` holds yet: one search marks the documents it has looked at with it. */
+  stamp(): number {
+    if (this.docSeen.length < this.docKey.length) {
+      const size = Math.max(this.docKey.length, Math.ceil(this.docSeen.length * 1.5));
+      for (const name of ['docSeen', 'docBounded', 'docTerms'] as const) this[name] = grown(this[name], size);
+      this.docKnown = new Float64Array(size);
+    }
+    if (this.seenStamp === 0x7fffffff) {
+      this.docSeen.fill(0);
+      this.docBounded.fill(0);
+      this.seenStamp = 0;
+    }
+    return ++this.seenStamp;
+  }
 
   /** Postings by term (terms whose rows are all gone have none live: `df` 0). */
   get terms(): ReadonlyMap<string, Postings> {
@@ -103,7 +132,12 @@ export class TextMemoryIndex {
     const touched = new Map<Postings, number>();
     for (const row of doc.rows) this.addRow(d, row, touched);
     // A term's bound covers this document too (at the average length it was computed for).
-    for (const [postings, sum] of touched) postings.bound = Math.max(postings.bound, sum);
+    // A document stronger than the rest of a term's impact prefix must be in it: the prefix is made again.
+    for (const [postings, sum] of touched) {
+      postings.bound = Math.max(postings.bound, sum);
+      if (postings.impacts && sum > postings.impacts.rest) postings.impacts = null;
+      else if (postings.impacts) addMember(postings.impacts, d);
+    }
   }
 
   private addRow(d: number, row: TokenRow, touched: Map<Postings, number>): void {
@@ -132,7 +166,10 @@ export class TextMemoryIndex {
     this.rows += 1;
     this.tokens += len;
     for (const postings of met) {
-      if (postings.ref > 0) touched.set(postings, (touched.get(postings) ?? 0) + frequencyPart(postings.tfs[postings.length - 1]!, len, postings.ref));
+      if (postings.ref === 0) continue;
+      const part = frequencyPart(postings.tfs[postings.length - 1]!, len, postings.ref);
+      postings.parts[postings.length - 1] = quantized(part);
+      touched.set(postings, (touched.get(postings) ?? 0) + part);
     }
   }
 
@@ -223,30 +260,60 @@ export class TextMemoryIndex {
    */
   boundOf(postings: Postings): number {
     const average = this.averageLength;
-    if (postings.ref >= average) return postings.bound;
-    const ref = average * 1.05;
-    let bound = 0;
-    let doc = -1;
-    let sum = 0;
-    for (let i = 0; i < postings.length; i++) {
-      const slot = postings.slots[i]!;
-      if (this.rowAlive[slot] !== 1) continue;
-      const d = this.rowDoc[slot]!;
-      if (d !== doc) {
-        if (sum > bound) bound = sum;
-        doc = d;
-        sum = 0;
-      }
-      sum += frequencyPart(postings.tfs[i]!, this.rowLen[slot]!, ref);
-    }
-    postings.bound = Math.max(bound, sum);
-    postings.ref = ref;
+    if (postings.ref < average) this.measure(postings, average * 1.05);
     return postings.bound;
+  }
+
+  /** The term's documents in impact order (text-impacts.ts), at the average length of its bound: made when missing or stale. */
+  impactsOf(postings: Postings): Impacts {
+    this.boundOf(postings);
+    if (!postings.impacts || postings.impacts.ref !== postings.ref) this.measure(postings, postings.ref);
+    return postings.impacts!;
+  }
+
+  private scratchDocs = new Int32Array(0);
+  private scratchValues = new Float64Array(0);
+
+  /** One pass over a term's postings at the average length `ref`: each posting's part, each live document's sum, their greatest, the impact prefix. */
+  private measure(postings: Postings, ref: number): void {
+    if (this.scratchDocs.length < postings.length) {
+      this.scratchDocs = new Int32Array(postings.length);
+      this.scratchValues = new Float64Array(postings.length);
+    }
+    const { slots, tfs, parts } = postings;
+    const { rowLen, rowAlive, rowDoc } = this;
+    const docs = this.scratchDocs;
+    const values = this.scratchValues;
+    let count = 0;
+    let doc = -1;
+    let bound = 0;
+    for (let i = 0; i < postings.length; i++) {
+      const slot = slots[i]!;
+      const part = frequencyPart(tfs[i]!, rowLen[slot]!, ref);
+      parts[i] = quantized(part);
+      if (rowAlive[slot] !== 1) continue;
+      const d = rowDoc[slot]!;
+      if (d !== doc) {
+        doc = d;
+        docs[count] = d;
+        values[count++] = 0;
+      }
+      const sum = values[count - 1]! + part;
+      values[count - 1] = sum;
+      if (sum > bound) bound = sum;
+    }
+    postings.bound = bound;
+    postings.ref = ref;
+    postings.impacts = impactsFrom(docs, values, count, this.prefixSize(count), ref);
   }
 }
 
 /** BM25's frequency part of a row, as fts5_aux.c computes it: it grows with the average length. */
 export const frequencyPart = (tf: number, len: number, average: number): number => (tf * (K1 + 1.0)) / (tf + K1 * (1 - B + (B * len) / average));
+
+/** A frequency part's 255ths of K1 + 1 (its greatest value), rounded up: `PART_UNIT` times it is at least the part. */
+export const PART_UNIT = (K1 + 1) / 255;
+export const quantized = (part: number): number => Math.min(255, Math.ceil((part / PART_UNIT) * (1 + 1e-12)));
 
 /** FTS5's idf: log((N - n + 0.5) / (n + 0.5)), 1e-6 when that is not positive. */
 export function idf(rows: number, hits: number): number {

@@ -1,6 +1,9 @@
 import type { Scored } from '../../projections/search-ports.js';
-import { B, K1, idf, type TextMemoryIndex } from './text-memory-index.js';
+import { B, K1, PART_UNIT, idf, type TextMemoryIndex } from './text-memory-index.js';
 import type { Postings } from './text-postings.js';
+import { mayHold } from './text-impacts.js';
+import { Heap } from './text-top-k-heap.js';
+import { seedFromImpacts, SLACK } from './text-top-k-seed.js';
 
 /** What the in-memory index is asked: terms (single tokens, in the FTS5 query's order), where, how many. */
 export type TopKQuery = {
@@ -13,9 +16,6 @@ export type TopKQuery = {
 };
 
 type Term = { readonly order: number; readonly postings: Postings; readonly idf: number; readonly upper: number; at: number };
-
-/** Bounds are compared with this slack, so that rounding never prunes a document that belongs in the answer. */
-const SLACK = 1e-9;
 
 /**
  * The best documents of a collection for a query of OR-ed terms, by the sum of their rows' BM25
@@ -60,6 +60,8 @@ class Search {
   private readonly matched: Uint8Array;
   private readonly best: Heap;
   private essential = 0;
+  /** Documents the seed scored (or found out of the collection) carry it in `index.docSeen`. */
+  private readonly stamp: number;
 
   constructor(
     private readonly index: TextMemoryIndex,
@@ -75,10 +77,15 @@ class Search {
     this.parts = new Float64Array(index.maxDocRows * this.width);
     this.matched = new Uint8Array(index.maxDocRows);
     this.best = new Heap(query.limit, index.docKey);
+    this.stamp = index.stamp();
   }
 
   run(): Scored[] {
     const { index, terms } = this;
+    const exact = (d: number) => this.score(d, index.docFirst[d]!, index.docFirst[d]! + index.docRows[d]!, false);
+    if (seedFromImpacts(index, terms, this.best, this.scope, this.stamp, exact)) return this.best.sorted();
+    this.raiseEssential();
+    const seen = index.docSeen;
     for (;;) {
       if (this.essential === terms.length - 1) {
         this.runOne();
@@ -94,7 +101,7 @@ class Search {
       const d = index.rowDoc[slot]!;
       const first = index.docFirst[d]!;
       const end = first + index.docRows[d]!;
-      if (index.rowAlive[slot] === 1 && index.docScope[d] === this.scope && slot >= first && slot < end && this.mayEnter(first, end)) this.score(d, first, end);
+      if (index.rowAlive[slot] === 1 && seen[d] !== this.stamp && index.docScope[d] === this.scope && slot >= first && slot < end && this.mayEnter(first, end)) this.score(d, first, end, true);
       // Every essential cursor moves past this document's rows (or past this dead row).
       const next = slot >= first && slot < end ? end : slot + 1;
       for (let i = this.essential; i < terms.length; i++) {
@@ -111,30 +118,37 @@ class Search {
    * anything else is done for it.
    */
   private runOne(): void {
-    const { index, terms, below } = this;
+    const { index, terms, below, best } = this;
     const last = terms.length - 1;
     const term = terms[last]!;
-    const { slots, tfs, length } = term.postings;
-    const weight = term.idf;
-    const average = this.average;
+    const { slots, parts, length } = term.postings;
+    const unit = term.idf * PART_UNIT * (1 + SLACK);
+    const { rowDoc, rowAlive, docScope, docSeen: seen } = index;
+    let needed = best.full ? (best.threshold * (1 - SLACK) - below[last]!) / unit : -1;
     for (let at = term.at; at < length && this.essential === last; ) {
+      // The postings of this document's rows in a row, their parts' bound read with them.
       const slot = slots[at]!;
-      const d = index.rowDoc[slot]!;
-      const first = index.docFirst[d]!;
-      const end = first + index.docRows[d]!;
-      if (index.rowAlive[slot] !== 1 || index.docScope[d] !== this.scope || slot < first || slot >= end) {
+      const d = rowDoc[slot]!;
+      let sum = parts[at]!;
+      let k = at + 1;
+      for (; k < length && rowDoc[slots[k]!] === d; k++) sum += parts[k]!;
+      if (sum < needed) {
+        at = k;
+        continue;
+      }
+      // A removed row: the document's live rows, if any, come later.
+      if (rowAlive[slot] !== 1) {
         at += 1;
         continue;
       }
-      let upper = below[last]!;
-      let k = at;
-      for (; k < length && slots[k]! < end; k++) {
-        const tf = tfs[k]!;
-        upper += weight * ((tf * (K1 + 1.0)) / (tf + K1 * (1 - B + (B * index.rowLen[slots[k]!]!) / average)));
-      }
-      if (!this.best.full || upper * (1 + SLACK) >= this.best.threshold * (1 - SLACK)) {
+      if (seen[d] !== this.stamp && docScope[d] === this.scope) {
         term.at = at;
-        if (this.mayEnter(first, end)) this.score(d, first, end);
+        const first = index.docFirst[d]!;
+        const end = first + index.docRows[d]!;
+        if (this.mayEnter(first, end)) {
+          this.score(d, first, end, true);
+          if (best.full) needed = (best.threshold * (1 - SLACK) - below[last]!) / unit;
+        }
       }
       at = k;
     }
@@ -168,8 +182,12 @@ class Search {
     return upper * (1 + SLACK) >= needed;
   }
 
-  /** Scores one document (rows `[first, end)`) and keeps it if it is among the best so far. */
-  private score(d: number, first: number, end: number): void {
+  /**
+   * Scores one document (rows `[first, end)`) and keeps it if it is among the best so far.
+   * `walking`: the documents come in slot order and the terms' cursors move with them; otherwise
+   * (the seed's documents, in any order) each term's rows are found by binary search.
+   */
+  private score(d: number, first: number, end: number, walking: boolean): void {
     const { index, terms, parts, matched, width } = this;
     const rows = end - first;
     matched.fill(0, 0, rows);
@@ -180,8 +198,12 @@ class Search {
       if (i < this.essential && this.best.full && rough + this.below[i + 1]! < this.best.threshold * (1 - SLACK)) return;
       const term = terms[i]!;
       const postings = term.postings;
-      term.at = postings.seek(term.at, first);
-      for (let at = term.at; at < postings.length; at++) {
+      let from: number;
+      if (walking) from = term.at = postings.seek(term.at, first);
+      // A term the document does not hold (its Bloom filter says so) is not sought.
+      else if (postings.impacts && !mayHold(postings.impacts, d)) continue;
+      else from = postings.find(first);
+      for (let at = from; at < postings.length; at++) {
         const slot = postings.slots[at]!;
         if (slot >= end) break;
         if (this.fieldOk[index.rowField[slot]!] !== 1 || this.localeOk[index.rowLocale[slot]!] !== 1) continue;
@@ -206,81 +228,12 @@ class Search {
       for (let k = row * width; k < row * width + width; k++) sum += parts[k]!;
       total += sum;
     }
-    if (!any || !this.best.offer(d, total)) return;
-    if (this.best.full) while (this.essential < terms.length && this.below[this.essential + 1]! < this.best.threshold * (1 - SLACK)) this.essential += 1;
-  }
-}
-
-/** The best `size` documents so far: a binary min-heap, the weakest (lowest score, then greatest key) on top. */
-class Heap {
-  private readonly docs: number[] = [];
-  private readonly scores: number[] = [];
-
-  constructor(
-    readonly size: number,
-    private readonly keys: readonly string[],
-  ) {}
-
-  get full(): boolean {
-    return this.docs.length >= this.size;
+    if (any && this.best.offer(d, total)) this.raiseEssential();
   }
 
-  get threshold(): number {
-    return this.scores[0]!;
-  }
-
-  private weaker(a: number, b: number): boolean {
-    const sa = this.scores[a]!;
-    const sb = this.scores[b]!;
-    return sa < sb || (sa === sb && this.keys[this.docs[a]!]! > this.keys[this.docs[b]!]!);
-  }
-
-  /** Keeps the document if it beats the weakest kept one; whether it was kept. */
-  offer(doc: number, score: number): boolean {
-    if (this.full) {
-      const top = this.scores[0]!;
-      if (score < top || (score === top && this.keys[doc]! > this.keys[this.docs[0]!]!)) return false;
-      this.docs[0] = doc;
-      this.scores[0] = score;
-      this.down(0);
-      return true;
-    }
-    this.docs.push(doc);
-    this.scores.push(score);
-    this.up(this.docs.length - 1);
-    return true;
-  }
-
-  private swap(a: number, b: number): void {
-    [this.docs[a], this.docs[b]] = [this.docs[b]!, this.docs[a]!];
-    [this.scores[a], this.scores[b]] = [this.scores[b]!, this.scores[a]!];
-  }
-
-  private up(i: number): void {
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.weaker(i, parent)) return;
-      this.swap(i, parent);
-      i = parent;
-    }
-  }
-
-  private down(i: number): void {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < this.docs.length && this.weaker(l, m)) m = l;
-      if (r < this.docs.length && this.weaker(r, m)) m = r;
-      if (m === i) return;
-      this.swap(i, m);
-      i = m;
-    }
-  }
-
-  sorted(): Scored[] {
-    return this.docs
-      .map((doc, i) => ({ key: this.keys[doc]!, score: this.scores[i]! }))
-      .sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  /** Terms whose bounds together cannot lift a document to the weakest of the best are no longer essential. */
+  private raiseEssential(): void {
+    const { terms, below, best } = this;
+    if (best.full) while (this.essential < terms.length && below[this.essential + 1]! < best.threshold * (1 - SLACK)) this.essential += 1;
   }
 }

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { v1 } from '../support/content.js';
 import { deliveryFixture, type DeliveryFixture } from '../support/delivery-fixture.js';
+import { expressBeside, type ExpressBeside } from '../support/express-beside.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 type Raw = { status: number; headers: IncomingHttpHeaders; body: string };
@@ -32,40 +32,28 @@ const stable = (r: Raw): Record<string, unknown> =>
 describe('delivery lists and get-one reads answered by the front on their first read', () => {
   let s: TestService;
   let f: DeliveryFixture;
-  let expressOnly: Server;
+  let beside: ExpressBeside;
   let expressOrigin: string;
   let frontOrigin: string;
   let envPath: string;
-  /** Requests the express app received. */
-  let expressCalls = 0;
 
   before(async () => {
     s = await startTestService({ PLAN: 'pro' });
     f = await deliveryFixture(s);
-    const app = s.service.apps.delivery as unknown as { handle: (...args: unknown[]) => unknown };
-    const handle = app.handle.bind(app);
-    app.handle = (...args: unknown[]) => {
-      expressCalls++;
-      return handle(...args);
-    };
-    expressOnly = createServer((req, res) => handle(req, res, () => res.writeHead(404).end()));
-    await new Promise<void>((resolve) => expressOnly.listen(0, '127.0.0.1', resolve));
-    expressOrigin = `http://127.0.0.1:${(expressOnly.address() as AddressInfo).port}`;
-    const delivery = new URL(s.delivery);
-    frontOrigin = delivery.origin;
-    envPath = delivery.pathname;
+    beside = await expressBeside(s);
+    ({ expressOrigin, frontOrigin, envPath } = beside);
   });
   after(async () => {
-    await new Promise((resolve) => expressOnly?.close(resolve));
+    await beside?.close();
     await s?.stop();
   });
 
   /** The express app's answer, then the front's first answer of the same request (the express app not entered). */
   async function both(path: string, method = 'GET', headers: Record<string, string> = {}): Promise<{ express: Raw; front: Raw; entered: number }> {
     const express = await send(expressOrigin, `${envPath}/${path}`, method, headers);
-    const before = expressCalls;
+    const before = beside.calls();
     const front = await send(frontOrigin, `${envPath}/${path}`, method, headers);
-    return { express, front, entered: expressCalls - before };
+    return { express, front, entered: beside.calls() - before };
   }
 
   /** Each path's first answer from the front: 200, the express app not entered, the express app's bytes and headers. */
@@ -172,9 +160,9 @@ describe('delivery lists and get-one reads answered by the front on their first 
     const limited = (await s.api('POST', `${e}/permissions/delivery-api/api-keys/`, { role })).body;
     const simple = { authorization: `Simple ${full.public_key}:${full.secret_key}` };
     // The first read with the key: not known yet, so the express app authenticates it.
-    const before = expressCalls;
+    const before = beside.calls();
     expect((await send(frontOrigin, `${envPath}/private/articles/?limit=1`, 'GET', simple)).status).to.equal(200);
-    expect(expressCalls - before).to.equal(1);
+    expect(beside.calls() - before).to.equal(1);
     const known = await both('private/articles/?limit=2&sort=-views', 'GET', simple);
     expect(known.front.status).to.equal(200);
     expect(known.entered).to.equal(0);

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import type { SearchIndex } from '../../projections/ports.js';
 import { v1 } from '../support/content.js';
 import { publish, searchableCollection } from '../support/search.js';
 import { unitVector } from '../support/search-fixtures.js';
+import { expressBeside, type ExpressBeside } from '../support/express-beside.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 type Raw = { status: number; headers: IncomingHttpHeaders; body: string };
@@ -34,12 +34,10 @@ const stable = (r: Raw): Record<string, unknown> =>
 describe('delivery _search answered by the front', () => {
   let s: TestService;
   let index: SearchIndex;
-  let expressOnly: Server;
+  let beside: ExpressBeside;
   let expressOrigin: string;
   let frontOrigin: string;
   let envPath: string;
-  /** Requests the express app received. */
-  let expressCalls = 0;
   const keys: string[] = [];
 
   before(async () => {
@@ -72,30 +70,20 @@ describe('delivery _search answered by the front', () => {
     }
     await publish(s, guides, { title: 'stone garden guide', summary: { en: 'a stone garden', de: 'ein Steingarten' } });
     await publish(s, guides, { title: 'river walk guide', summary: { en: 'by the river' } });
-    const app = s.service.apps.delivery as unknown as { handle: (...args: unknown[]) => unknown };
-    const handle = app.handle.bind(app);
-    app.handle = (...args: unknown[]) => {
-      expressCalls++;
-      return handle(...args);
-    };
-    expressOnly = createServer((req, res) => handle(req, res, () => res.writeHead(404).end()));
-    await new Promise<void>((resolve) => expressOnly.listen(0, '127.0.0.1', resolve));
-    expressOrigin = `http://127.0.0.1:${(expressOnly.address() as AddressInfo).port}`;
-    const delivery = new URL(s.delivery);
-    frontOrigin = delivery.origin;
-    envPath = delivery.pathname;
+    beside = await expressBeside(s);
+    ({ expressOrigin, frontOrigin, envPath } = beside);
   });
   after(async () => {
-    if (expressOnly) await new Promise((resolve) => expressOnly.close(resolve));
+    await beside?.close();
     await s?.stop();
   });
 
   /** The express app's answer, then the front's answer of the same request, and whether the front entered the express app. */
   async function both(path: string, body: string, headers: Record<string, string> = {}): Promise<{ express: Raw; front: Raw; entered: number }> {
     const express = await post(expressOrigin, `${envPath}/${path}`, body, headers);
-    const before = expressCalls;
+    const before = beside.calls();
     const front = await post(frontOrigin, `${envPath}/${path}`, body, headers);
-    return { express, front, entered: expressCalls - before };
+    return { express, front, entered: beside.calls() - before };
   }
 
   /** Each search answered 200 by the front alone, with the express app's bytes and headers. */
@@ -186,13 +174,13 @@ describe('delivery _search answered by the front', () => {
     const counts = async (): Promise<Record<string, number>> =>
       Object.fromEntries([...(await (await fetch(`${s.service.urls.delivery}/metrics`)).text()).matchAll(metric)].map((m) => [m[1]!, Number(m[2])]));
     const before = await counts();
-    const entered = expressCalls;
+    const entered = beside.calls();
     const body = JSON.stringify(text('stone'));
     const mine = await post(frontOrigin, `${envPath}/site/notes/_search`, body, { 'x-request-id': 'search-7' });
     const fresh = await post(frontOrigin, `${envPath}/site/notes/_search`, body);
     const refused = await post(frontOrigin, `${envPath}/site/notes/_search?nope=1`, body);
     expect([mine.status, fresh.status, refused.status]).to.deep.equal([200, 200, 422]);
-    expect(expressCalls - entered).to.equal(1);
+    expect(beside.calls() - entered).to.equal(1);
     expect(mine.headers['x-request-id']).to.equal('search-7');
     expect(fresh.headers['x-request-id']).to.match(/^[0-9a-f-]{36}$/);
     const after = await counts();

@@ -126,9 +126,10 @@ export function managementFront(app: Express, pipeline: ManagementPipeline, rout
 
 /**
  * Express 5 parses the query string again on every read of `req.query` (the app's parser
- * setting, the URL, the parse); a create reads it twice, three times with a role-limited key. The thin path's requests keep
- * the first parse (docs/decisions/0271): the same object on every read, as the URL's query does
- * not change on the way (the router mounted at `/v1/:env` only cuts the path before it).
+ * setting, the URL, the parse); a create reads it twice, three times with a role-limited key.
+ * The thin path's requests keep the first parse (docs/decisions/0271): the same object on every
+ * read, as the URL's query does not change on the way (the router mounted at `/v1/:env` only
+ * cuts the path before it).
  */
 function keepQuery(req: Request, parse: (() => unknown) | undefined): void {
   if (!parse) return;

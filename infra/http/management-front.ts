@@ -55,7 +55,6 @@ export function managementFront(app: Express, pipeline: ManagementPipeline, rout
   let answered = 0;
   /** Each route's whole chain, made once. */
   const stacks = new Map(routes.map((route) => [route, [...pipeline.app, ...pipeline.env, route.handler]]));
-  const parseQuery = getterOf(express.request, 'query');
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '/';
@@ -89,7 +88,6 @@ export function managementFront(app: Express, pipeline: ManagementPipeline, rout
     req.originalUrl = url;
     req.baseUrl = '';
     req.params = {};
-    keepQuery(req, parseQuery);
     const params: Record<string, string> = {};
     route.params.forEach((name, i) => (params[name] = groups[i + 1]!));
     const env = params.env!;
@@ -122,39 +120,6 @@ export function managementFront(app: Express, pipeline: ManagementPipeline, rout
   }
 
   return Object.assign(listener, { thin: () => answered });
-}
-
-/**
- * Express 5 parses the query string again on every read of `req.query` (the app's parser
- * setting, the URL, the parse); a create reads it twice, three times with a role-limited key.
- * The thin path's requests keep the first parse (docs/decisions/0271): the same object on every
- * read, as the URL's query does not change on the way (the router mounted at `/v1/:env` only
- * cuts the path before it).
- */
-function keepQuery(req: Request, parse: (() => unknown) | undefined): void {
-  if (!parse) return;
-  let query: unknown;
-  let parsed = false;
-  Object.defineProperty(req, 'query', {
-    configurable: true,
-    enumerable: true,
-    get() {
-      if (!parsed) {
-        query = parse.call(req);
-        parsed = true;
-      }
-      return query;
-    },
-  });
-}
-
-/** The getter of a property on an object or the nearest of its prototypes that has it. */
-function getterOf(object: object, name: string): (() => unknown) | undefined {
-  for (let at: object | null = object; at; at = Object.getPrototypeOf(at) as object | null) {
-    const descriptor = Object.getOwnPropertyDescriptor(at, name);
-    if (descriptor) return descriptor.get as (() => unknown) | undefined;
-  }
-  return undefined;
 }
 
 /** Calls a middleware as express 5 does: a throw or a rejected promise is passed to `next`. */

@@ -111,7 +111,7 @@ describe('HTTP: the management thin path answers as the express app does (docs/d
     expect(r.thin.body).to.include({ name: 'Two', folder: collection });
   });
 
-  it('reads every query parameter of a create from its one kept parse (docs/decisions/0271)', async () => {
+  it('reads every query parameter of a create (wait, external_id) as the express app does', async () => {
     const r = await both('POST', create('?wait=false&external_id=kept-q1'), { data: { title: 'q' }, external_id: 'kept-q1' });
     expect(ran(r.thin)).to.equal(1);
     expect([r.thin.status, r.app.status]).to.deep.equal([202, 409]);

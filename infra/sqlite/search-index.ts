@@ -195,8 +195,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async vectorsSize(env: string, folder: string, key: string): Promise<number> {
-    const row = this.r.rowid.get(env, folder, key);
-    return row ? this.searchReader.vectorsSize(row.rowid) : 0;
+    return this.searchReader.vectorsSizeOf(env, folder, key);
   }
 
   async get(env: string, folder: string, key: string): Promise<DeliveryDoc | null> {

@@ -134,13 +134,15 @@ export class SqliteSearchTables {
     for (const { trow } of trows) {
       this.sql('DELETE FROM search_text WHERE rowid = ?').run(trow);
     }
-    this.sql('DELETE FROM doc_texts WHERE doc = ?').run(doc);
-    for (const { vrow, dims } of this.sql('SELECT vrow, dims FROM doc_vectors WHERE doc = ?').all(doc) as { vrow: number; dims: number }[]) {
+    // A document with no rows (every new one) needs no delete: its select found nothing (docs/decisions/0271).
+    if (trows.length > 0) this.sql('DELETE FROM doc_texts WHERE doc = ?').run(doc);
+    const vrows = this.sql('SELECT vrow, dims FROM doc_vectors WHERE doc = ?').all(doc) as { vrow: number; dims: number }[];
+    for (const { vrow, dims } of vrows) {
       if (!this.known.has(dims)) continue;
       this.sql(`DELETE FROM ${vecTable(dims)} WHERE rowid = ?`).run(BigInt(vrow));
       this.vectorChanged(vrow, dims);
     }
-    this.sql('DELETE FROM doc_vectors WHERE doc = ?').run(doc);
+    if (vrows.length > 0) this.sql('DELETE FROM doc_vectors WHERE doc = ?').run(doc);
   }
 
   index(doc: number, scope: string, entries: SearchEntries): void {
@@ -176,6 +178,12 @@ export class SqliteSearchTables {
 
   vectorsSize(doc: number): number {
     return (this.sql('SELECT SUM(bytes) AS bytes FROM doc_vectors WHERE doc = ?').get(doc) as { bytes: number | null }).bytes ?? 0;
+  }
+
+  /** vectorsSize of a document found by its address, in one statement (docs/decisions/0271): 0 for an unknown one. */
+  vectorsSizeOf(env: string, folder: string, key: string): number {
+    const sql = 'SELECT SUM(v.bytes) AS bytes FROM docs d JOIN doc_vectors v ON v.doc = d.rowid WHERE d.env = ? AND d.folder = ? AND d.key = ?';
+    return (this.sql(sql).get(env, folder, key) as { bytes: number | null }).bytes ?? 0;
   }
 
   /**

@@ -111,6 +111,15 @@ describe('HTTP: the management thin path answers as the express app does (docs/d
     expect(r.thin.body).to.include({ name: 'Two', folder: collection });
   });
 
+  it('reads every query parameter of a create (wait, external_id) as the express app does', async () => {
+    const r = await both('POST', create('?wait=false&external_id=kept-q1'), { data: { title: 'q' }, external_id: 'kept-q1' });
+    expect(ran(r.thin)).to.equal(1);
+    expect([r.thin.status, r.app.status]).to.deep.equal([202, 409]);
+    expect(r.thin.body).to.include({ external_id: 'kept-q1', folder: collection });
+    const later = await both('POST', create('?external_id=kept-q2&wait=false'), { data: { title: 'q' } });
+    expect([later.thin.status, later.thin.body.external_id]).to.deep.equal([202, 'kept-q2']);
+  });
+
   it('logs one request line and counts the create under its route template', async () => {
     await both('POST', create(), { data: { title: 'logged' } }, { 'x-request-id': 'thin-log-1' });
     await both('POST', create(), { data: {} }, { 'x-request-id': 'thin-log-2', authorization: 'Bearer nope' });

@@ -86,4 +86,23 @@ describe('delivery answers remembered from their second read', () => {
     expect(relisted.reads).to.be.above(0);
     expect(keysOf(relisted.reply)).to.not.include(created.body.key);
   });
+
+  it('writes an answer asked for once as text with the byte length and bytes of the remembered answer, non-ASCII text included', async () => {
+    const created = await s.api('POST', v1(s, `/collections/${f.articles}/resources/`), { data: { title: { en: 'Grüße 🌍 \u2028 ✓' }, views: 3 } });
+    expect(created.status).to.equal(201);
+    for (const path of ['site/articles/?limit=97', `site/articles/${created.body.key}/`]) {
+      const raw = async () => {
+        const response = await fetch(`${s.delivery}/${path}`);
+        return { length: response.headers.get('content-length'), etag: response.headers.get('etag'), bytes: Buffer.from(await response.arrayBuffer()) };
+      };
+      const once = await raw();
+      expect(once.bytes.toString('utf8'), path).to.include('Grüße 🌍');
+      expect(Number(once.length), path).to.equal(once.bytes.length);
+      await raw();
+      expect((await counted(path)).reads, `${path} remembered`).to.equal(0);
+      const kept = await raw();
+      expect(kept.bytes.equals(once.bytes), path).to.equal(true);
+      expect([kept.length, kept.etag], path).to.deep.equal([once.length, once.etag]);
+    }
+  });
 });

@@ -40,11 +40,9 @@ export type DeliveryFrontDeps = {
   readonly index?: SearchIndex;
   /** With it, a `POST .../_search` is answered here too (docs/decisions/0260). */
   readonly search?: SearchDeps;
-  /** How many addresses asked for once are kept to tell a second read (docs/decisions/0266). */
-  readonly askedBefore?: number;
 };
 
-/** Addresses asked for once that are kept to tell a second read: as many as the served cache's entries (0221). */
+/** Addresses kept to tell a second read (docs/decisions/0266): as many as the served cache's entries (0221). */
 export const ASKED_BEFORE = 20_000;
 
 /** A GET or HEAD without a body, not replayed by the agent endpoint: the only reads answered from, or remembered in, the cache. */
@@ -62,13 +60,13 @@ function cacheable(req: IncomingMessage): boolean {
  * other request goes to the express app, which remembers the answers of the reads this front
  * admitted.
  */
-export function deliveryFront({ app, routing, cache, auth, status, observer, index, search, askedBefore = ASKED_BEFORE }: DeliveryFrontDeps): Handler {
+export function deliveryFront({ app, routing, cache, auth, status, observer, index, search }: DeliveryFrontDeps): Handler {
   const security = Object.entries(securityHeaders()).flat() as string[];
   const list = index ? frontList({ index, routing, security, observer }) : null;
   const one = index ? frontOne({ index, routing, security, observer }) : null;
   const searching = search ? frontSearch({ search, routing, security, observer, served, allowed }) : null;
   /** An answer is remembered from its address's second read on (0266). */
-  const asked = new AskedBefore(askedBefore);
+  const asked = new AskedBefore(ASKED_BEFORE);
   /** The headers of a remembered answer but CORS, built on its first use. */
   const prepared = new WeakMap<ServedEntry, ServedHeaders>();
   const headersOf = (entry: ServedEntry): ServedHeaders => {

@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse } from 'node:querystring';
 import type { TLSSocket } from 'node:tls';
 import type { SearchIndex } from '../../projections/ports.js';
-import { servedText } from '../../read-api/delivery/caching.js';
 import { listAnswer } from '../../read-api/delivery/list.js';
 import type { DeliveryApi, DeliveryRouting } from '../../read-api/delivery/routing.js';
 import type { Match } from '../../read-api/delivery/scope.js';
@@ -50,7 +49,7 @@ export function frontList({ index, routing, security, observer }: FrontListDeps)
     // Express 5's default "simple" query parser is node:querystring's.
     const query = parse(at < 0 ? '' : url.slice(at + 1)) as Record<string, unknown>;
     // The front admits only callers that read every collection of the API (DeliveryAuth.readsFromMemory, 0161).
-    const computed = listAnswer({ query, urlWith: (changes) => urlWith(req, changes) }, { env, api, match, index, routing, readable: () => true }).then(({ text, keys }) => servedText(text, keys));
+    const computed = listAnswer({ query, urlWith: (changes) => urlWith(req, changes) }, { env, api, match, index, routing, readable: () => true });
     writeComputed(req, res, api, computed, { security, observer }, fallback);
   };
 }

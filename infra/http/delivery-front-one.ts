@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse } from 'node:querystring';
-import { servedAnswer } from '../../read-api/delivery/caching.js';
 import { oneAnswer } from '../../read-api/delivery/get-one.js';
 import type { DeliveryApi } from '../../read-api/delivery/routing.js';
 import type { Match } from '../../read-api/delivery/scope.js';
@@ -22,7 +21,7 @@ export function frontOne({ index, routing, security, observer }: FrontListDeps):
     const at = url.indexOf('?');
     const query = parse(at < 0 ? '' : url.slice(at + 1)) as Record<string, unknown>;
     // The same readers as for lists (delivery-front-list.ts): every collection of the API is theirs.
-    const computed = oneAnswer(query, key, { env, api, match, index, routing, readable: () => true }).then(({ item, keys }) => servedAnswer(item, keys));
+    const computed = oneAnswer(query, key, { env, api, match, index, routing, readable: () => true }).then(({ item, keys }) => ({ text: JSON.stringify(item), keys }));
     writeComputed(req, res, api, computed, { security, observer }, fallback);
   };
 }

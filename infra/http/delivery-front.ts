@@ -13,6 +13,7 @@ import { frontOne } from './delivery-front-one.js';
 import { frontSearch } from './delivery-front-search.js';
 import type { SearchDeps } from '../../read-api/delivery/search/answer.js';
 import { servedHeaders, writeServed, type ServedHeaders } from './served-write.js';
+import { AskedBefore } from '../../read-api/delivery/asked-before.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -41,6 +42,9 @@ export type DeliveryFrontDeps = {
   readonly search?: SearchDeps;
 };
 
+/** Addresses kept to tell a second read (docs/decisions/0266): as many as the served cache's entries (0221). */
+export const ASKED_BEFORE = 20_000;
+
 /** A GET or HEAD without a body, not replayed by the agent endpoint: the only reads answered from, or remembered in, the cache. */
 function cacheable(req: IncomingMessage): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
@@ -61,6 +65,8 @@ export function deliveryFront({ app, routing, cache, auth, status, observer, ind
   const list = index ? frontList({ index, routing, security, observer }) : null;
   const one = index ? frontOne({ index, routing, security, observer }) : null;
   const searching = search ? frontSearch({ search, routing, security, observer, served, allowed }) : null;
+  /** An answer is remembered from its address's second read on (0266). */
+  const asked = new AskedBefore(ASKED_BEFORE);
   /** The headers of a remembered answer but CORS, built on its first use. */
   const prepared = new WeakMap<ServedEntry, ServedHeaders>();
   const headersOf = (entry: ServedEntry): ServedHeaders => {
@@ -116,8 +122,11 @@ export function deliveryFront({ app, routing, cache, auth, status, observer, ind
     // The answer does not depend on who reads it: whoever may read it later gets these bytes.
     const scope = { env: env!, prefix: prefix!, folder: route.folder };
     if (route.chain.length > 0 && route.keep > 0) return app(req, res);
-    if (rest.length === 0) cache.admit(req, cacheKey, scope, [scope.env, listsOf(scope.env)]);
-    else cache.admit(req, cacheKey, scope, [scope.env], new Set([route.folder, listsOf(scope.env)]));
+    // An address asked for the first time is answered, not remembered (0266).
+    if (asked.ask(cacheKey)) {
+      if (rest.length === 0) cache.admit(req, cacheKey, scope, [scope.env, listsOf(scope.env)]);
+      else cache.admit(req, cacheKey, scope, [scope.env], new Set([route.folder, listsOf(scope.env)]));
+    }
     if (list && rest.length === 0 && allowed(req, env!, api, route.folder)) return list(req, res, { env: env!, api, match }, () => app(req, res));
     if (one && rest.length === 1 && allowed(req, env!, api, route.folder)) return one(req, res, { env: env!, api, match, key: rest[0]! }, () => app(req, res));
     app(req, res);

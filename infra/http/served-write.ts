@@ -1,17 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { notModified, SURROGATE_KEY } from '../../read-api/delivery/caching.js';
+import { etagOf, notModified, SURROGATE_KEY } from '../../read-api/delivery/caching.js';
 import { corsHeaders } from '../../read-api/delivery/cors.js';
 import type { DeliveryApi } from '../../read-api/delivery/routing.js';
-import { rememberServed, type ServedAnswer } from '../../read-api/delivery/served-cache.js';
+import { remembers, rememberServed, type ServedAnswer } from '../../read-api/delivery/served-cache.js';
 import type { ServedObserver } from '../observability/served-answers.js';
 
 /** The headers of a served answer but CORS and the request id: for a 200, and for a 304. */
 export type ServedHeaders = { readonly ok: readonly (string | number)[]; readonly notModified: readonly string[] };
 
+/** An answer to write: a remembered one's bytes, or the text of one computed for this request only (docs/decisions/0267). */
+export type WrittenAnswer = Omit<ServedAnswer, 'body'> & { readonly body: Buffer | string };
+
 /** `security` is helmet's headers as name, value, name, value... */
-export function servedHeaders(security: readonly string[], answer: ServedAnswer): ServedHeaders {
+export function servedHeaders(security: readonly string[], answer: WrittenAnswer): ServedHeaders {
   const common = [...security, 'etag', answer.etag, SURROGATE_KEY, answer.surrogateKeys];
-  return { notModified: common, ok: [...common, 'content-type', 'application/json; charset=utf-8', 'content-length', answer.body.length] };
+  const length = typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.length;
+  return { notModified: common, ok: [...common, 'content-type', 'application/json; charset=utf-8', 'content-length', length] };
 }
 
 /**
@@ -23,7 +27,7 @@ export function writeServed(
   req: IncomingMessage,
   res: ServerResponse,
   api: DeliveryApi,
-  answer: ServedAnswer,
+  answer: WrittenAnswer,
   headers: ServedHeaders,
   observer: ServedObserver | undefined,
   started: bigint,
@@ -45,21 +49,31 @@ export function writeServed(
 
 /**
  * Answers a read the delivery front computes itself (0182, 0245): the answer `computed` yields
- * is remembered and written; a refusal or failure before anything was written goes to
- * `fallback` (the express app answers it with its error envelope).
+ * (its JSON text and surrogate keys) is written, and remembered when the served cache admitted
+ * the request; a refusal or failure before anything was written goes to `fallback` (the express
+ * app answers it with its error envelope). An answer not remembered is written as text, without
+ * making a Buffer of it first (0267).
  */
 export function writeComputed(
   req: IncomingMessage,
   res: ServerResponse,
   api: DeliveryApi,
-  computed: Promise<{ answer: ServedAnswer; keys: string[] }>,
+  computed: Promise<{ text: string; keys: Iterable<string> }>,
   { security, observer }: { readonly security: readonly string[]; readonly observer?: ServedObserver },
   fallback: () => void,
 ): void {
   const started = process.hrtime.bigint();
   computed
-    .then(({ answer, keys }) => {
-      rememberServed(req, answer, keys);
+    .then(({ text, keys }) => {
+      const distinct = [...new Set(keys)];
+      const etag = etagOf(text);
+      const surrogateKeys = distinct.join(' ');
+      let answer: WrittenAnswer = { body: text, etag, surrogateKeys };
+      if (remembers(req)) {
+        const kept = { body: Buffer.from(text), etag, surrogateKeys };
+        rememberServed(req, kept, distinct);
+        answer = kept;
+      }
       writeServed(req, res, api, answer, servedHeaders(security, answer), observer, started);
     })
     .catch((error: unknown) => {

@@ -48,6 +48,11 @@ export function rememberServed(request: object, answer: ServedAnswer, surrogateK
   found.cache.fill(found.admission, answer, surrogateKeys);
 }
 
+/** Whether the answer of this request is to be remembered (a ServedCache admitted it). */
+export function remembers(request: object): boolean {
+  return admitted.has(request);
+}
+
 /** Keeps the answer of this request out of memory: it depends on who asked (docs/decisions/0161). */
 export function notRemembered(request: object): void {
   admitted.delete(request);

@@ -120,8 +120,9 @@ const readMethod = fc.oneof({ arbitrary: fc.constant('GET'), weight: 4 }, { arbi
 export type RepeatedRead = { readonly path: string; readonly first: Record<string, string>; readonly then: Record<string, string>; readonly methods: readonly [string, string] };
 
 /**
- * One address read twice, with independently generated credentials and conditional headers:
- * the second read may be answered from the bytes the first one left behind.
+ * One address read with two independently generated sets of credentials and conditional headers:
+ * the fuzz test reads it twice with the first and once with the second, which may be answered
+ * from the bytes the earlier reads left behind (an answer is remembered from its second read on).
  */
 export function repeatedRead(fixtures: Fixtures, credentials: readonly string[]) {
   const readHeaders = fc

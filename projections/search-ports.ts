@@ -10,7 +10,12 @@ export type SearchVector = { readonly field: string; readonly locale: string; re
 export type SearchEntries = { readonly texts: readonly SearchText[]; readonly vectors: readonly SearchVector[] };
 
 /** A document key with its score; higher is better for text (BM25), lower for vector distance. */
-export type Scored = { readonly key: string; readonly score: number };
+export type Scored = {
+  readonly key: string;
+  readonly score: number;
+  /** The document's row in the engine that found it, when it knows it: the page is read by it (docs/decisions/0256). */
+  readonly rowid?: number;
+};
 
 export type TextQuery = {
   /** Words to find, any of them (BM25 ranks documents with more and rarer ones first) ... */
@@ -41,8 +46,8 @@ export interface SearchQueries {
   searchVectors(env: string, folder: string, query: VectorQuery): Promise<Scored[]>;
   /** Published documents of a collection by key, in no particular order (unknown keys are left out). */
   docsByKeys(env: string, folder: string, keys: readonly string[]): Promise<DeliveryDoc[]>;
-  /** The same with each payload as the JSON text it was indexed from (docs/decisions/0260); engines without it are read through `docsByKeys`. */
-  docsStoredByKeys?(env: string, folder: string, keys: readonly string[]): Promise<StoredDoc[]>;
+  /** The same with each payload as the JSON text it was indexed from (docs/decisions/0260); engines without it are read through `docsByKeys`. `rowids`: the keys' rows as the search gave them (`Scored.rowid`, same order), read by row and checked against the keys (docs/decisions/0256). */
+  docsStoredByKeys?(env: string, folder: string, keys: readonly string[], rowids?: readonly number[]): Promise<StoredDoc[]>;
   /** The search flags of a collection's published fields (empty before its first publish). */
   searchFields(env: string, folder: string): Promise<SearchField[]>;
   /** Bytes of stored vectors of a document (the resource's `vectors_size`). */

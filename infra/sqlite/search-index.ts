@@ -13,6 +13,7 @@ import type { Statement } from './driver.js';
 import { DATA_VALUE, DOC_COLUMNS, migrateDocsFormat } from './docs-format.js';
 import { TextChanges, TextIndexKeeper } from './text-index-keeper.js';
 import { storedItem } from './stored-doc.js';
+import { rowsByRowids } from './docs-by-rowid.js';
 import { SearchFieldsCache } from './search-fields-cache.js';
 import { changesFilterIndexes, collectionId, syncFilterIndexes } from './filter-indexes.js';
 
@@ -175,8 +176,11 @@ export class SqliteSearchIndex implements SearchIndex {
     return this.rowsByKeys(env, folder, keys).map(toDoc);
   }
 
-  /** docsByKeys with each payload as its stored JSON text, not parsed (docs/decisions/0260). */
-  async docsStoredByKeys(env: string, folder: string, keys: readonly string[]): Promise<StoredDoc[]> {
+  /** docsByKeys with each payload as its stored JSON text, not parsed (docs/decisions/0260); by the search's row ids when given (0256). */
+  async docsStoredByKeys(env: string, folder: string, keys: readonly string[], rowids?: readonly number[]): Promise<StoredDoc[]> {
+    if (rowids && rowids.length === keys.length) {
+      return rowsByRowids((sql) => this.prepared(sql), env, folder, keys, rowids, (missing) => this.rowsByKeys(env, folder, missing)).map(storedItem);
+    }
     return this.rowsByKeys(env, folder, keys).map(storedItem);
   }
 

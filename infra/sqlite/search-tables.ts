@@ -206,7 +206,7 @@ export class SqliteSearchTables {
     const vocabulary = this.sql('SELECT term FROM search_vocab WHERE term >= ? AND term < ?').pluck();
     const match = ftsMatch(query, (from, to) => vocabulary.all(from, to) as string[]);
     if (!match || query.fields.length === 0) return [];
-    const sql = `SELECT d.key AS key, -SUM(s.score) AS score FROM (
+    const sql = `SELECT d.key AS key, -SUM(s.score) AS score, s.doc AS rowid FROM (
         SELECT doc, rank AS score FROM search_text
         WHERE search_text MATCH ? ${query.locale === null ? '' : "AND locale IN (?, '')"} AND field IN (${placeholders(query.fields.length)})
       ) s JOIN docs d ON d.rowid = s.doc

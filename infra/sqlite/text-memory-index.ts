@@ -58,6 +58,8 @@ export class TextMemoryIndex {
   /** Documents: key, collection (scope id), first live row slot and number of live rows. */
   private readonly docSlots = new Map<number, number>();
   docKey: string[] = [];
+  /** Each document's number as it was put (the delivery index's `docs.rowid`). */
+  docRowid: Float64Array<ArrayBuffer> = new Float64Array(16);
   docScope: Int32Array<ArrayBuffer> = new Int32Array(16);
   docFirst: Int32Array<ArrayBuffer> = new Int32Array(16);
   docRows: Int32Array<ArrayBuffer> = new Int32Array(16);
@@ -123,6 +125,12 @@ export class TextMemoryIndex {
       this.docScope = grown(this.docScope, d + 1);
       this.docFirst = grown(this.docFirst, d + 1);
       this.docRows = grown(this.docRows, d + 1);
+      if (d >= this.docRowid.length) {
+        const next = new Float64Array(Math.ceil(this.docRowid.length * 1.5) + 1);
+        next.set(this.docRowid);
+        this.docRowid = next;
+      }
+      this.docRowid[d] = doc.doc;
     }
     this.docKey[d] = doc.key;
     this.docScope[d] = this.scopes.id(doc.scope);

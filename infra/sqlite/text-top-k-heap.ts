@@ -8,6 +8,8 @@ export class Heap {
   constructor(
     readonly size: number,
     private readonly keys: readonly string[],
+    /** Each document's row in the delivery index (`docs.rowid`). */
+    private readonly rowids: Float64Array,
   ) {}
 
   get full(): boolean {
@@ -69,7 +71,7 @@ export class Heap {
 
   sorted(): Scored[] {
     return this.docs
-      .map((doc, i) => ({ key: this.keys[doc]!, score: this.scores[i]! }))
+      .map((doc, i) => ({ key: this.keys[doc]!, score: this.scores[i]!, rowid: this.rowids[doc]! }))
       .sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 }

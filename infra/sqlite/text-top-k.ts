@@ -76,7 +76,7 @@ class Search {
     this.width = query.terms.length;
     this.parts = new Float64Array(index.maxDocRows * this.width);
     this.matched = new Uint8Array(index.maxDocRows);
-    this.best = new Heap(query.limit, index.docKey);
+    this.best = new Heap(query.limit, index.docKey, index.docRowid);
     this.stamp = index.stamp();
   }
 

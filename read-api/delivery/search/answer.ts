@@ -15,7 +15,7 @@ import { parseWhereTree } from '../query/where.js';
 import { invalid } from './body-schema.js';
 import { listPage, rankedPage, rankedStart, rankedStoredPage, unfiltered, type PageAsk } from './pages.js';
 import { parseSearchRequest, type SearchRequest } from './request.js';
-import { rankedKeys, TEXT_CANDIDATES } from './run.js';
+import { rankedHits, TEXT_CANDIDATES } from './run.js';
 
 const MAX_LIMIT = 100;
 
@@ -76,12 +76,13 @@ export async function searchAnswer(deps: SearchDeps, ask: SearchAsk, { env, api,
   const filter = { ...(where ? { where } : {}), ...(joins.length > 0 ? { joins } : {}), sort, owners };
 
   const depth = unfiltered(filter) && request.mode !== 'vector_boosted' ? rankedStart(paged) + paged.limit + 1 : TEXT_CANDIDATES;
-  const ranked = await rankedKeys({ index, embedder, env, folder, locale: options.searchLocale }, request, depth);
+  const hits = await rankedHits({ index, embedder, env, folder, locale: options.searchLocale }, request, depth);
+  const ranked = hits?.keys ?? null;
   const cursor = (name: 'next' | 'previous', value: string | null) => (value === null ? null : ask.urlWith({ next: null, previous: null, [name]: value }));
   const metadata = { search_mode: request.mode, limit: paged.limit, vector_search_enabled: request.vector !== null };
   const docsStoredByKeys = index.docsStoredByKeys?.bind(index);
-  if (ranked !== null && unfiltered(filter) && docsStoredByKeys && servesStoredPayloads(withData, collection, options)) {
-    const page = await rankedStoredPage({ docsStoredByKeys }, env, folder, ranked, paged);
+  if (hits !== null && unfiltered(filter) && docsStoredByKeys && servesStoredPayloads(withData, collection, options)) {
+    const page = await rankedStoredPage({ docsStoredByKeys }, env, folder, hits, paged);
     const results = resultsText(page.docs);
     if (results !== undefined) {
       return `{"limit":${str(paged.limit)},"next":${str(cursor('next', page.next))},"previous":${str(cursor('previous', page.previous))},"results":[${results}],"metadata":${str(metadata)}}`;

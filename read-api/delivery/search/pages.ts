@@ -104,9 +104,17 @@ async function rankedWindow<T extends { readonly key: string }>(ranked: readonly
  * The page of a ranked search that nothing filters or reorders, each payload as its stored JSON
  * text (docs/decisions/0235, 0260), from an index that can read them so.
  */
-export async function rankedStoredPage(index: Required<Pick<SearchIndex, 'docsStoredByKeys'>>, env: string, folder: string, ranked: readonly string[], ask: PageAsk): Promise<StoredResultPage> {
+export async function rankedStoredPage(
+  index: Required<Pick<SearchIndex, 'docsStoredByKeys'>>,
+  env: string,
+  folder: string,
+  ranked: { readonly keys: readonly string[]; readonly rowids: readonly number[] | null },
+  ask: PageAsk,
+): Promise<StoredResultPage> {
   const { start, size } = rankedSpan(ask);
-  return windowPage(await rankedWindow(ranked, start, size, (keys) => index.docsStoredByKeys(env, folder, keys)), start, size);
+  // With the search's row ids the page is read by them (docs/decisions/0256).
+  const rowids = ranked.rowids?.slice(start, start + size + 1);
+  return windowPage(await rankedWindow(ranked.keys, start, size, (keys) => index.docsStoredByKeys(env, folder, keys, rowids)), start, size);
 }
 
 export async function rankedPage(index: SearchIndex, env: string, folder: string, ranked: readonly string[], filter: Filter, ask: PageAsk): Promise<ResultPage> {

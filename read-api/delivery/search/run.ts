@@ -26,15 +26,29 @@ async function vectorHits(scope: Scope, vector: VectorPart, limit: number): Prom
   return scope.index.searchVectors(scope.env, scope.folder, { vector: query, fields, locale: scope.locale, limit });
 }
 
+/** Ranked keys, best first, and the rows the index found them at when it gave every one (text mode; docs/decisions/0256). */
+export type Ranked = { readonly keys: string[]; readonly rowids: number[] | null };
+
+const rowidsOf = (hits: readonly Scored[]): number[] | null => (hits.every((hit) => hit.rowid !== undefined) ? hits.map((hit) => hit.rowid!) : null);
+
 /**
- * The keys a ranked search returns, best first; null when the request ranks nothing (a text
- * search without find_text or find_phrase lists the collection). `depth`: how many results the
+ * The keys a ranked search returns, best first; null when the request ranks
+ * nothing (a text search without find_text or find_phrase lists the collection). `depth`: how many results the
  * caller needs at most (the whole candidate set when it filters or sorts them).
  */
-export async function rankedKeys(scope: Scope, request: SearchRequest, depth = TEXT_CANDIDATES): Promise<string[] | null> {
+export async function rankedHits(scope: Scope, request: SearchRequest, depth = TEXT_CANDIDATES): Promise<Ranked | null> {
+  const { mode, text } = request;
+  const textDepth = Math.min(TEXT_CANDIDATES, Math.max(depth, mode === 'hybrid' && request.vector ? request.vector.topK : 0));
+  if (mode === 'text') {
+    if (!text) return null;
+    const hits = await textHits(scope, text, textDepth);
+    return { keys: hits.map((hit) => hit.key), rowids: rowidsOf(hits) };
+  }
+  return { keys: await otherRanked(scope, request, textDepth), rowids: null };
+}
+
+async function otherRanked(scope: Scope, request: SearchRequest, textDepth: number): Promise<string[]> {
   const { mode, text, vector } = request;
-  const textDepth = Math.min(TEXT_CANDIDATES, Math.max(depth, mode === 'hybrid' && vector ? vector.topK : 0));
-  if (mode === 'text') return text ? (await textHits(scope, text, textDepth)).map((hit) => hit.key) : null;
   if (!vector) return [];
   if (mode === 'vector') return similarEnough(await vectorHits(scope, vector, vector.topK), vector.threshold).map((hit) => hit.key);
   if (!text) return [];

@@ -129,7 +129,8 @@ export async function startService(config: Config, logger: Logger = createLogger
   let draining = false;
   const front = { logger, metrics, readiness: () => readiness({ ...lagOf, projections, draining: () => draining }) };
   const target = options.wrapProjectionTarget ?? tracedTarget;
-  const readModelRunner = new ProjectionRunner(eventStore, target(readModels), { log, afterBatch: refreshRouting });
+  // The read models, revisions and usage start their batches a turn after the delivery index (docs/decisions/0276).
+  const readModelRunner = new ProjectionRunner(eventStore, target(readModels), { log, turnLater: true, afterBatch: refreshRouting });
   // Cascades of deletes run as a reactor from their own checkpoint (docs/decisions/0083).
   const cascades = reactorTarget('cascades', readStore, cascadeReaction({ bus, readStore, quota: resourceQuota, readModels: readModelRunner }));
   const usage = usageTarget(readStore);
@@ -141,8 +142,8 @@ export async function startService(config: Config, logger: Logger = createLogger
       // The delivery index first: runners take each new group in this order, and readers wait for it (docs/decisions/0217).
       new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex, embedder)), { log, afterBatch: async (batch) => evictTimed(served, batch) }),
       readModelRunner,
-      new ProjectionRunner(eventStore, target(revisions), { log }),
-      new ProjectionRunner(eventStore, target(usage), { log, afterBatch: async () => usageMeter.forget() }),
+      new ProjectionRunner(eventStore, target(revisions), { log, turnLater: true }),
+      new ProjectionRunner(eventStore, target(usage), { log, turnLater: true, afterBatch: async () => usageMeter.forget() }),
     ],
     [new ProjectionRunner(eventStore, target(cascades), { log })],
   );

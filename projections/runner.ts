@@ -76,6 +76,11 @@ export class ProjectionRunner {
       readonly attemptMs?: number;
       /** First delay before a stopped projection tries again by itself (tests shorten it). */
       readonly autoRetryMs?: number;
+      /**
+       * Starts each batch one turn of the event loop after the runners without it, so that what
+       * the loop has read in between (a delivery read) goes before it (docs/decisions/0276).
+       */
+      readonly turnLater?: boolean;
     } = {},
   ) {
     this.autoRetry = { timer: null, delayMs: this.firstRetryMs };
@@ -116,7 +121,8 @@ export class ProjectionRunner {
         if (this.queue.length >= MAX_QUEUED) this.detach();
         if (!this.draining) {
           this.draining = true;
-          setImmediate(() => void this.drain());
+          if (this.options.turnLater) setImmediate(() => setImmediate(() => void this.drain()));
+          else setImmediate(() => void this.drain());
         }
       },
       error: (error: unknown) => {

@@ -12,7 +12,7 @@ import { SEARCH_SCHEMA, SqliteSearchTables } from './search-tables.js';
 import type { Statement } from './driver.js';
 import { DATA_VALUE, DOC_COLUMNS, migrateDocsFormat } from './docs-format.js';
 import { TextChanges, TextIndexKeeper } from './text-index-keeper.js';
-import { storedItem } from './stored-doc.js';
+import { storedItem, type DocRow } from './stored-doc.js';
 import { rowsByRowids } from './docs-by-rowid.js';
 import { SearchFieldsCache } from './search-fields-cache.js';
 import { changesFilterIndexes, collectionId, syncFilterIndexes } from './filter-indexes.js';
@@ -35,7 +35,7 @@ DROP TABLE IF EXISTS docs_fts;
 CREATE TABLE IF NOT EXISTS checkpoints (consumer TEXT PRIMARY KEY, position TEXT NOT NULL);
 `;
 
-type Row = { rowid: number; env: string; folder: string; key: string; created_at: string; updated_at: string; owner: string | null; data: string | null };
+type Row = DocRow & { rowid: number };
 
 const toDoc = (row: Row): DeliveryDoc => ({
   env: row.env,

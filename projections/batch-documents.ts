@@ -3,6 +3,19 @@ import type { Doc, Filter, FindOptions, ReadCollection, ReadStoreTx } from './po
 type Entry = { doc: Doc | null; dirty: boolean };
 
 /**
+ * Marks a transaction whose collections already hold every document in memory and write them
+ * once (a rebuild's buffer, infra/rebuild/buffered-read-store.ts): a batch over it would only
+ * copy each document into a second map and out again (docs/decisions/0295).
+ */
+export const HOLDS_DOCUMENTS: unique symbol = Symbol('holds its documents in memory');
+
+/** The transaction a projection batch works in: `tx` itself when it holds its documents, else a BatchDocuments over it. */
+export function batchOver(tx: ReadStoreTx): ReadStoreTx & { flush(): Promise<void> } {
+  if (!(HOLDS_DOCUMENTS in tx)) return new BatchDocuments(tx);
+  return { collection: <T extends Doc>(name: string) => tx.collection<T>(name), flush: async () => {} };
+}
+
+/**
  * The documents one projection batch touches, kept in memory for the batch: each is read from
  * the store once and written once, when the batch ends (`flush`), however many of its events
  * change it (docs/decisions/0194). A resource create changes its resource document and its

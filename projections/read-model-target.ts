@@ -1,7 +1,7 @@
 import type { Position, StoredEvent } from '../commands/ports.js';
 import type { DomainEvent } from '../domain/events.js';
 import type { Doc, Filter, ReadStore } from './ports.js';
-import { BatchDocuments } from './batch-documents.js';
+import { batchOver } from './batch-documents.js';
 import type { ProjectionTarget } from './runner.js';
 
 /** One document a projection changes for an event; `apply` returns the new document, or null to delete it. */
@@ -48,7 +48,7 @@ export function readModelTarget(
     async apply(events: readonly StoredEvent[], position: Position) {
       await store.unitOfWork(name, position, async (storeTx) => {
         // Each document read and written once per batch (docs/decisions/0194).
-        const tx = new BatchDocuments(storeTx);
+        const tx = batchOver(storeTx);
         for (const stored of events) {
           const event = asDomainEvent(stored);
           for (const projection of projections) {

@@ -3,7 +3,7 @@ import { windowOf } from '../domain/billing.js';
 import type { DomainEvent } from '../domain/events.js';
 import { entryFor } from './audit-log.js';
 import type { Doc, ReadCollection, ReadStore, ReadStoreTx } from './ports.js';
-import { BatchDocuments } from './batch-documents.js';
+import { batchOver } from './batch-documents.js';
 import { asDomainEvent } from './read-model-target.js';
 import type { ProjectionTarget } from './runner.js';
 
@@ -104,7 +104,7 @@ export function usageTarget(store: ReadStore): ProjectionTarget & { prepare(): P
     async apply(events: readonly StoredEvent[], position: Position) {
       await store.unitOfWork(name, position, async (storeTx) => {
         // The counters of one environment and organization change with every event: written once per batch (docs/decisions/0194).
-        const tx = new BatchDocuments(storeTx);
+        const tx = batchOver(storeTx);
         for (const stored of events) {
           const event = asDomainEvent(stored);
           await countEntities(tx, event);

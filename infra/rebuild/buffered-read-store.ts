@@ -1,4 +1,5 @@
 import type { Position } from '../../commands/ports.js';
+import { HOLDS_DOCUMENTS } from '../../projections/batch-documents.js';
 import { matchesFilter } from '../../projections/filter-match.js';
 import { isBatchWriter } from './buffered-writes.js';
 import type { Doc, Filter, ReadCollection, ReadStore, ReadStoreTx } from '../../projections/ports.js';
@@ -20,7 +21,8 @@ export class BufferedReadStore implements ReadStore {
   private size = 0;
   private flushed = false;
   private readonly views = new Map<string, ReadCollection<Doc>>();
-  private readonly tx: ReadStoreTx = { collection: <T extends Doc>(name: string) => this.view(name) as unknown as ReadCollection<T> };
+  /** Its documents are in memory already: projections need no batch of their own over it (docs/decisions/0295). */
+  private readonly tx: ReadStoreTx & { readonly [HOLDS_DOCUMENTS]: true } = { collection: <T extends Doc>(name: string) => this.view(name) as unknown as ReadCollection<T>, [HOLDS_DOCUMENTS]: true };
 
   /**
    * `written`: the store already holds documents of an earlier run (a catch-up), so reads of

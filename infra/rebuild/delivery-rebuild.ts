@@ -27,14 +27,14 @@ export type DeliveryRebuild = { readonly events: number; readonly position: Posi
  */
 export async function rebuildDeliveryInto(config: Config, building: string, scratch?: string): Promise<DeliveryRebuild> {
   const eventStore = await openEventLog(config);
-  const index = new SqliteSearchIndex(building);
+  const index = new SqliteSearchIndex(building, true);
   // The revisions are replayed here too, into a scratch file the main thread's swap copies (docs/decisions/0250).
   const revisions = scratch === undefined ? undefined : scratchRevisions(scratch);
   try {
     const delivery = new BufferedSearchIndex(index, async (docs, positions) => {
       await index.close();
       bulkLoadDelivery(building, docs, positions);
-      return new SqliteSearchIndex(building);
+      return new SqliteSearchIndex(building, true);
     });
     const targets = [deliveryTarget(delivery, createEmbedder(config.embeddings)), ...(revisions ? [revisions.target] : [])];
     const { events, position } = await replayInto(eventStore, targets, '');

@@ -111,3 +111,14 @@ export function checkpointInBackground(writer: SqliteDb, file: string): () => Pr
   writer.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   return checkpointer.add(file);
 }
+
+/**
+ * For a connection that writes a file for a short while and closes it (a rebuild): no checkpoint
+ * thread is started for it. Its WAL is checkpointed by the running service's thread, if one has
+ * the file open, or else when its last connection closes; the writing connection still
+ * checkpoints by itself at the fallback mark (docs/decisions/0295).
+ */
+export function checkpointWithoutThread(writer: SqliteDb): () => Promise<void> {
+  writer.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+  return async () => {};
+}

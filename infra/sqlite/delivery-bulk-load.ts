@@ -2,7 +2,7 @@ import { closeSync, fsyncSync, openSync } from 'node:fs';
 import type { Position } from '../../commands/ports.js';
 import type { DeliveryDoc } from '../../projections/ports.js';
 import { DATA_VALUE } from './docs-format.js';
-import { openSqlite } from './open.js';
+import { openSqlite, setJournal } from './open.js';
 
 /** The secondary index of the docs table, built once after the rows are in (as SqliteSearchIndex's schema declares it). */
 const LATE_INDEX = 'docs_by_created';
@@ -10,7 +10,7 @@ const LATE_INDEX = 'docs_by_created';
 /**
  * Writes a rebuilt delivery index in one pass (docs/decisions/0141): `file` is a fresh index
  * that SqliteSearchIndex created (its schema, no rows) and nobody else has open. The file is
- * thrown away if the rebuild fails, so it is written without a journal and without syncs;
+ * thrown away if the rebuild fails, so it is written with its rollback journal in memory and without syncs;
  * row ids are assigned here, so each row costs a plain insert into `docs`, and the
  * `(created_at, key)` index is built once at the end. Payloads are stored as SQLiteSearchIndex
  * stores them (JSONB, docs-format.ts). The file is left in WAL mode, synced, as the service
@@ -19,7 +19,8 @@ const LATE_INDEX = 'docs_by_created';
 export function bulkLoadDelivery(file: string, docs: Iterable<DeliveryDoc>, positions: ReadonlyMap<string, Position>): void {
   const db = openSqlite(file);
   try {
-    db.pragma('journal_mode = OFF');
+    // Not OFF: refused on the driver's defensive connections, which kept WAL (docs/decisions/0295).
+    setJournal(db, 'memory');
     db.pragma('synchronous = OFF');
     db.pragma('cache_size = -65536');
     const index = db.prepare<[string], { sql: string }>(`SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?`).get(LATE_INDEX);
@@ -39,7 +40,7 @@ export function bulkLoadDelivery(file: string, docs: Iterable<DeliveryDoc>, posi
       if (index) db.exec(index.sql);
       for (const [consumer, position] of positions) save.run(consumer, position);
     })();
-    db.pragma('journal_mode = WAL');
+    setJournal(db, 'wal');
   } finally {
     db.close();
   }

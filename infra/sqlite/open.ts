@@ -28,6 +28,15 @@ export function openSqlite(file: string, options: { readonly?: boolean; vectors?
   return db;
 }
 
+/**
+ * Sets the journal mode and checks that SQLite took it: it answers the mode it keeps instead of
+ * failing, as with OFF on the driver's defensive connections (docs/decisions/0295).
+ */
+export function setJournal(db: SqliteDb, mode: 'wal' | 'memory' | 'delete'): void {
+  const now = db.pragma(`journal_mode = ${mode}`, { simple: true });
+  if (now !== mode) throw new Error(`SQLite kept journal mode ${String(now)} instead of ${mode}`);
+}
+
 /** Positions are the SQLite row id, zero-padded so that they order as strings. */
 export const toPosition = (seq: number | bigint): string => String(seq).padStart(20, '0');
 export const fromPosition = (position: string): number => (position === '' ? 0 : Number(position));

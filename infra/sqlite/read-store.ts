@@ -2,7 +2,7 @@ import type { Position } from '../../commands/ports.js';
 import type { Doc, Filter, FindOptions, ReadCollection, ReadStore, ReadStoreTx } from '../../projections/ports.js';
 import { fieldExpr, orderSql, whereSql, type SqlParam } from './filter-sql.js';
 import { openSqlite, type SqliteDb } from './open.js';
-import { checkpointInBackground } from './background-checkpoints.js';
+import { checkpointInBackground, checkpointWithoutThread } from './background-checkpoints.js';
 import { prepared } from './statement-cache.js';
 import { Mutex } from '../mutex.js';
 import type { BufferedWrites } from '../rebuild/buffered-writes.js';
@@ -106,7 +106,8 @@ export class SqliteReadStore implements ReadStore {
     this.reader = openSqlite(file);
     // Rebuilt from the event store: commits need no sync of their own (docs/decisions/0101).
     for (const db of [this.writer, this.reader]) db.pragma('synchronous = NORMAL');
-    this.releaseCheckpoints = checkpointInBackground(this.writer, file);
+    // A rebuild's shadow tables start no checkpoint thread (docs/decisions/0295).
+    this.releaseCheckpoints = shadow ? checkpointWithoutThread(this.writer) : checkpointInBackground(this.writer, file);
   }
 
   private table(name: string): string {

@@ -1,7 +1,7 @@
 import type { Position } from '../../commands/ports.js';
 import type { Doc, ReadCollection, ReadStore, ReadStoreTx } from '../../projections/ports.js';
 import type { BatchWriter, BufferedWrites } from '../rebuild/buffered-writes.js';
-import { openSqlite, type SqliteDb } from './open.js';
+import { openSqlite, setJournal, type SqliteDb } from './open.js';
 import { indexSql, tableOf, tableSql } from './read-store.js';
 import { writeBatchOn } from './read-store-batch.js';
 import { prepared } from './statement-cache.js';
@@ -9,7 +9,7 @@ import { prepared } from './statement-cache.js';
 /**
  * A rebuild's scratch read-model file, written by one thread and thrown away afterwards
  * (docs/decisions/0250): the live file's table and index layout (`rm_<collection>`, its
- * `checkpoints`), written without a journal or syncs. It takes whole buffered flushes
+ * `checkpoints`), written with its rollback journal in memory and no syncs. It takes whole buffered flushes
  * (BufferedReadStore) and index declarations; the swap copies its tables into the live file
  * (infra/sqlite/read-model-swap.ts). It answers gets by id; queries and units of work are not its job.
  */
@@ -19,7 +19,9 @@ export class ScratchReadStore implements ReadStore, BatchWriter {
 
   constructor(file: string) {
     this.db = openSqlite(file, { derived: true });
-    this.db.pragma('journal_mode = OFF');
+    // OFF is refused (and WAL kept, silently) on the driver's defensive connections; an in-memory
+    // rollback journal keeps the writes out of a WAL and its checkpoint (docs/decisions/0295).
+    setJournal(this.db, 'memory');
     this.db.pragma('synchronous = OFF');
     this.db.exec('CREATE TABLE IF NOT EXISTS checkpoints (consumer TEXT PRIMARY KEY, position TEXT NOT NULL)');
   }

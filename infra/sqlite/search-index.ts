@@ -7,7 +7,7 @@ import { Mutex } from '../mutex.js';
 import type { Scored, SearchEntries, TextQuery, VectorQuery } from '../../projections/search-ports.js';
 import { activeFields, type SearchField } from '../../projections/search-fields.js';
 import { openSqlite, type SqliteDb } from './open.js';
-import { checkpointInBackground } from './background-checkpoints.js';
+import { checkpointInBackground, checkpointWithoutThread } from './background-checkpoints.js';
 import { SEARCH_SCHEMA, SqliteSearchTables } from './search-tables.js';
 import type { Statement } from './driver.js';
 import { DATA_VALUE, DOC_COLUMNS, migrateDocsFormat } from './docs-format.js';
@@ -145,7 +145,8 @@ export class SqliteSearchIndex implements SearchIndex {
   /** The collections with a filter index (filter-indexes.ts), as of the last commit that changed them. */
   private filterIndexed: ReadonlySet<string>;
 
-  constructor(file: string) {
+  /** `shortLived`: written for a while and closed (a rebuild's fresh file): no checkpoint thread (docs/decisions/0295). */
+  constructor(file: string, shortLived = false) {
     this.writer = openSqlite(file, { vectors: true, derived: true });
     this.writer.exec(SCHEMA);
     this.writer.exec(SEARCH_SCHEMA);
@@ -160,7 +161,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.searchWriter = new SqliteSearchTables(this.writer, { changes: this.textChanges });
     this.searchReader = new SqliteSearchTables(this.reader, { keeper: this.textKeeper });
     this.fieldsCache = new SearchFieldsCache(this.reader);
-    this.releaseCheckpoints = checkpointInBackground(this.writer, file);
+    this.releaseCheckpoints = shortLived ? checkpointWithoutThread(this.writer) : checkpointInBackground(this.writer, file);
   }
 
   async searchText(env: string, folder: string, query: TextQuery): Promise<Scored[]> {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { existsSync, statSync } from 'node:fs';
 import { SqliteEventStore } from '../../infra/sqlite/event-store.js';
 import { openSqlite, type SqliteDb } from '../../infra/sqlite/open.js';
+import { SHADOW } from '../../infra/sqlite/read-model-swap.js';
 import { SqliteReadStore } from '../../infra/sqlite/read-store.js';
 import { SqliteSearchIndex } from '../../infra/sqlite/search-index.js';
 import { tempDir } from '../support/temp.js';
@@ -61,6 +62,29 @@ describe('SQLite WAL checkpoints on a background thread (docs/decisions/0191)', 
     for (const name of ['events.db', 'read-models.db', 'delivery.db']) expect(existsSync(`${dir}/${name}-wal`), name).to.equal(false);
     const again = new SqliteEventStore(`${dir}/events.db`);
     expect(await again.readAll('', 10)).to.have.length(1);
+    await again.close();
+  });
+
+  it("starts no thread for a rebuild's files: the WAL stays until the last connection closes, which copies it in (docs/decisions/0295)", async () => {
+    const dir = tempDir();
+    const live = new SqliteReadStore(`${dir}/read-models.db`);
+    await live.close();
+    const shadow = new SqliteReadStore(`${dir}/read-models.db`, SHADOW);
+    const index = new SqliteSearchIndex(`${dir}/delivery.db`, true);
+    expect((shadow as unknown as { writer: SqliteDb }).writer.pragma('wal_autocheckpoint', { simple: true })).to.equal(20_000);
+    const before = statSync(`${dir}/read-models.db`).size;
+    await shadow.unitOfWork('c', '1', async (tx) => {
+      for (let i = 0; i < 200; i++) await tx.collection('docs').upsert({ _id: `d-${i}`, text: 'x'.repeat(2_000) });
+    });
+    await index.unitOfWork('c', '1', async (tx) => tx.setMeta('m', { a: 1 }));
+    // A registered file is checkpointed within the thread's interval (1 s); these are not.
+    await sleep(1_300);
+    expect(statSync(`${dir}/read-models.db`).size).to.equal(before);
+    await Promise.all([shadow.close(), index.close()]);
+    for (const name of ['read-models.db', 'delivery.db']) expect(existsSync(`${dir}/${name}-wal`), name).to.equal(false);
+    expect(statSync(`${dir}/read-models.db`).size).to.be.greaterThan(before + 400_000);
+    const again = new SqliteReadStore(`${dir}/read-models.db`, SHADOW);
+    expect(await again.collection('docs').count()).to.equal(200);
     await again.close();
   });
 });

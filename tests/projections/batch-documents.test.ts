@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BatchDocuments } from '../../projections/batch-documents.js';
+import { BatchDocuments, batchOver, HOLDS_DOCUMENTS } from '../../projections/batch-documents.js';
 import type { Doc, ReadCollection, ReadStoreTx } from '../../projections/ports.js';
 import { SqliteReadStore } from '../../infra/sqlite/read-store.js';
 import { tempDir } from '../support/temp.js';
@@ -79,5 +79,30 @@ describe('projection batches: each document read and written once (docs/decision
       await batch.flush();
     });
     expect(await store.collection('docs').count()).to.equal(1);
+  });
+
+  it('batches over a store transaction, but not over one that holds its documents in memory (docs/decisions/0295)', async () => {
+    await store.unitOfWork('c', '1', async (tx) => {
+      const { calls, counted } = counting(tx);
+      const batched = batchOver(counted);
+      expect(batched).to.be.instanceOf(BatchDocuments);
+      await batched.collection('docs').upsert({ _id: 'a', n: 1 });
+      await batched.collection('docs').upsert({ _id: 'a', n: 2 });
+      expect(calls.upsert).to.equal(0);
+      await batched.flush();
+      expect(calls.upsert).to.equal(1);
+
+      const inMemory = counting(tx);
+      const direct = batchOver(Object.assign(inMemory.counted, { [HOLDS_DOCUMENTS]: true as const }));
+      expect(direct).not.to.be.instanceOf(BatchDocuments);
+      await direct.collection('docs').upsert({ _id: 'b', n: 1 });
+      await direct.collection('docs').upsert({ _id: 'b', n: 2 });
+      // Each write reaches the holding transaction at once; its flush adds nothing.
+      expect(inMemory.calls.upsert).to.equal(2);
+      expect(await direct.collection('docs').get('b')).to.deep.include({ n: 2 });
+      await direct.flush();
+      expect(inMemory.calls.upsert).to.equal(2);
+    });
+    expect(await store.collection('docs').get('a')).to.deep.include({ n: 2 });
   });
 });

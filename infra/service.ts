@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CommandBus } from '../commands/command-bus.js';
 import type { EventStore, StoredEvent } from '../commands/ports.js';
@@ -54,10 +54,10 @@ export type Service = {
   stop(): Promise<void>;
 };
 
-function listen(app: (req: never, res: never) => void, host: string, port: number): Promise<Server> {
+function listen(app: (req: never, res: never) => void, host: string, port: number, options: ServerOptions = {}): Promise<Server> {
   return new Promise((resolve, reject) => {
     // What express's app.listen does, for any request handler (the delivery front is not an express app).
-    const server = createServer(app as never).listen(port, host, () => resolve(server));
+    const server = createServer(options, app as never).listen(port, host, () => resolve(server));
     server.once('error', reject);
   });
 }
@@ -184,7 +184,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const mcp = new McpEndpoint({ routing, readStore, auth: deliveryAuth });
   const delivery = deliveryApp({ routing, searchIndex, embedder, auth: deliveryAuth, writes: writeDeps, mcp, log, status: environmentStatus, front: frontRouter(front, 'delivery') });
   const servers = [
-    await listen(managementListener as never, config.host, config.port),
+    await listen(managementListener as never, config.host, config.port, managementListener.serverOptions),
     await listen(tracedListener('delivery-read', deliveryFront({ app: delivery as never, routing, cache: served, auth: deliveryAuth, status: environmentStatus, observer: servedObserver({ logger, metrics, app: delivery }), index: searchIndex, search: { index: searchIndex, embedder } })) as never, config.host, config.deliveryPort),
   ];
   const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };

@@ -15,13 +15,23 @@ export function refererHost(req: Request): string | null {
   }
 }
 
+/**
+ * The caller's address as express's `req.ip` gives it: without `trust proxy` (the apps' setting)
+ * that is the socket's address, read here without parsing `X-Forwarded-For` into a list first
+ * (docs/decisions/0290).
+ */
+export function clientIp(req: Request): string | null {
+  if (req.app.get('trust proxy') === false) return req.socket.remoteAddress ?? null;
+  return req.ip ?? null;
+}
+
 export function commandContext(req: Request, res: Response): CommandContext {
   const principal = principalOf(res);
   const now = new Date().toISOString();
   const metadata: EventMetadata = {
     actor_type: principal.actor_type,
     actor: principal.actor,
-    ip_address: req.ip ?? null,
+    ip_address: clientIp(req),
     referer: refererHost(req),
     timestamp: now,
   };

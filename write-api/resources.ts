@@ -71,12 +71,14 @@ documented(metadataBody, { method: 'PUT', path: '/resources/:resource/', in: 'bo
 export function createResourceHandler(deps: WriteDeps): RequestHandler {
   return async (req, res) => {
     const { external_id: inBody, ...input } = createBody(req.body);
-    const { external_id: inQuery } = externalIdQuery({ external_id: req.query.external_id });
+    // Express 5 parses the query string again on each read of `req.query`: read it once (docs/decisions/0290).
+    const query = req.query;
+    const { external_id: inQuery } = externalIdQuery({ external_id: query.external_id });
     if (inQuery !== undefined && inBody !== undefined && inBody !== null && inQuery !== inBody) {
       throw new DomainError('validation_error', 'external_id is given twice with different values.', { external_id: ['differs between the query and the body'] });
     }
     const external_id = inQuery ?? inBody ?? undefined;
-    const wait = queryBool(req.query, 'wait', true);
+    const wait = queryBool(query, 'wait', true);
     const ctx = commandContext(req, res);
     const created = await createResource(deps.bus, deps.validator, ctx, { ...input, folder: param(req, 'collection'), external_id: external_id ?? null }, deps.resourceQuota);
     await answerResource(deps, res, created, 201, wait);
@@ -86,7 +88,8 @@ export function createResourceHandler(deps: WriteDeps): RequestHandler {
 /** `PUT .../resources/?external_id=`: upsert; also run by the management front's thin path. */
 export function upsertResourceHandler(deps: WriteDeps): RequestHandler {
   return async (req, res) => {
-    const externalId = queryString(req.query, 'external_id');
+    const query = req.query;
+    const externalId = queryString(query, 'external_id');
     if (externalId === undefined || externalId === '') {
       throw new DomainError('external_id_required', 'An upsert needs the external_id query parameter.', { external_id: ['required'] });
     }
@@ -94,7 +97,7 @@ export function upsertResourceHandler(deps: WriteDeps): RequestHandler {
     const sentName = typeof body === 'object' && body !== null && 'name' in body ? { name: (body as { name: unknown }).name } : {};
     upsertFields({ external_id: externalId, ...sentName });
     const input = upsertBody(body);
-    const wait = queryBool(req.query, 'wait', true);
+    const wait = queryBool(query, 'wait', true);
     const if_match = ifMatch(req);
     const written = await upsertResource(deps.bus, deps.validator, commandContext(req, res), {
       ...input,

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ChainBreak, ChainReport, Position } from '../../commands/ports.js';
 
 /** The "previous hash" of the first event of the log. */
@@ -14,10 +14,13 @@ export type ChainedEvent = {
   readonly metadata: string;
 };
 
-/** SHA-256 over the previous event's hash and this event's fields (docs/decisions/0071). */
+/**
+ * SHA-256 over the previous event's hash and this event's fields (docs/decisions/0071), with
+ * node's one-shot `hash` (no Hash stream object per event: docs/decisions/0290).
+ */
 export function chainHash(previous: string, event: ChainedEvent): string {
   const fields = [previous, event.id, event.stream, event.revision, event.type, event.data, event.metadata];
-  return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
+  return hash('sha256', JSON.stringify(fields), 'hex');
 }
 
 export type StoredChainRow = ChainedEvent & { readonly position: Position; readonly hash: string | null };

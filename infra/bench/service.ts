@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { alive, type Cleanup } from './cleanup.js';
 import { call, freePort, sleep } from './http.js';
-import { HEAP_LIMIT_FLAG } from '../heap-limit.js';
+import { SERVICE_V8_FLAGS } from '../heap-limit.js';
 
 export type Bootstrap = {
   readonly environment: string;
@@ -54,8 +54,8 @@ export class ChildOutput {
 /** `BENCH_CPU_PROF=<dir>`: the service writes a V8 CPU profile there when it stops (node --cpu-prof). */
 const profileArgs = (): string[] => (process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []);
 
-/** Node's arguments for the built service: the heap limit `npm start` and the container pass too, then `execArgv`. */
-export const serviceNodeArgs = (execArgv: readonly string[]): string[] => [HEAP_LIMIT_FLAG, ...execArgv, ...profileArgs(), join('dist', 'infra', 'main.js')];
+/** Node's arguments for the built service: the V8 flags `npm start` and the container pass too (heap limit, young generation), then `execArgv`. */
+export const serviceNodeArgs = (execArgv: readonly string[]): string[] => [...SERVICE_V8_FLAGS, ...execArgv, ...profileArgs(), join('dist', 'infra', 'main.js')];
 
 export type ServiceChild = { readonly child: ChildProcess; readonly output: ChildOutput; readonly bootstrap: Bootstrap };
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
+import { expressServerOptions } from './express-classes.js';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -24,6 +25,8 @@ export type ManagementPipeline = {
 export type ManagementFront = Listener & {
   /** Requests the thin path answered since start (the tests check that it runs). */
   readonly thin: () => number;
+  /** The HTTP server's request and response classes, already with the app's prototypes (docs/decisions/0290). */
+  readonly serverOptions: ReturnType<typeof expressServerOptions>;
 };
 
 const SECURE = /^secure\s/i;
@@ -82,8 +85,9 @@ export function managementFront(app: Express, pipeline: ManagementPipeline, rout
     const res = rawRes as Response & { req: Request };
     req.res = res;
     res.req = req;
-    Object.setPrototypeOf(req, express.request);
-    Object.setPrototypeOf(res, express.response);
+    // A server made with `serverOptions` made them with these prototypes already (docs/decisions/0290).
+    if (!Object.prototype.isPrototypeOf.call(express.request, req)) Object.setPrototypeOf(req, express.request);
+    if (!Object.prototype.isPrototypeOf.call(express.response, res)) Object.setPrototypeOf(res, express.response);
     res.locals = Object.create(null) as Record<string, unknown>;
     req.originalUrl = url;
     req.baseUrl = '';
@@ -108,7 +112,7 @@ export function managementFront(app: Express, pipeline: ManagementPipeline, rout
       if (at === stack.length - 1) req.params = params;
       const layer = stack[at];
       if (!layer) return fail(new Error('the thin path ran out of handlers'));
-      call(() => layer(req, res, next), next);
+      callLayer(layer, req, res, next);
     };
     const fail = (error: unknown): void => {
       call(
@@ -119,7 +123,21 @@ export function managementFront(app: Express, pipeline: ManagementPipeline, rout
     next();
   }
 
-  return Object.assign(listener, { thin: () => answered });
+  return Object.assign(listener, { thin: () => answered, serverOptions: expressServerOptions(app) });
+}
+
+/** `call` of one middleware, without a closure made for it on every request (docs/decisions/0290). */
+function callLayer(layer: RequestHandler, req: Request, res: Response, next: (error?: unknown) => void): void {
+  let result: unknown;
+  try {
+    result = layer(req, res, next);
+  } catch (error) {
+    next(error ?? new Error('a middleware threw a falsy value'));
+    return;
+  }
+  if (result !== null && typeof result === 'object' && typeof (result as Promise<unknown>).then === 'function') {
+    (result as Promise<unknown>).then(undefined, (error: unknown) => next(error ?? new Error('Rejected promise')));
+  }
 }
 
 /** Calls a middleware as express 5 does: a throw or a rejected promise is passed to `next`. */

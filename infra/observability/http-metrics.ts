@@ -2,6 +2,7 @@ import type { Express, RequestHandler } from 'express';
 import { match } from 'path-to-regexp';
 import { routeTable } from '../http/route-table.js';
 import type { Interface, Metrics } from './metrics.js';
+import type { HistogramEntry } from './tallied-histogram.js';
 
 type Matcher = { readonly method: string; readonly path: string; readonly test: (path: string) => boolean };
 
@@ -19,7 +20,11 @@ export function routeLabel(routes: readonly Matcher[], method: string, path: str
   return routes.find((r) => (r.method === wanted || r.method === 'ALL') && r.test(path))?.path ?? 'unmatched';
 }
 
-/** Counts and times every request by interface, method, route template and status. */
+/**
+ * Counts and times every request by interface, method, route template and status. The entry of
+ * each method, path and status is kept, so an answer adds its time to plain numbers
+ * (docs/decisions/0290); the registry reads them at scrape time.
+ */
 export function httpMetrics(metrics: Metrics, api: Interface): RequestHandler {
   let routes: Matcher[] | null = null;
   // The label of each method and path seen lately: finding it tests the route templates one by one (docs/decisions/0216).
@@ -35,13 +40,23 @@ export function httpMetrics(metrics: Metrics, api: Interface): RequestHandler {
     }
     return label;
   };
+  // The histogram's entry of each route label, method and status (a small, bounded set, as the labels are).
+  const entries = new Map<string, Map<string, Map<number, HistogramEntry>>>();
+  const entryOf = (method: string, route: string, status: number): HistogramEntry => {
+    let byMethod = entries.get(route);
+    if (!byMethod) entries.set(route, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    let entry = byStatus.get(status);
+    if (!entry) byStatus.set(status, (entry = metrics.httpDuration.entry({ interface: api, method, route, status: String(status) })));
+    return entry;
+  };
   return (req, res, next) => {
-    const end = metrics.httpDuration.startTimer();
+    const started = performance.now();
     const path = req.path;
-    res.once('finish', () => {
-      const labels = { interface: api, method: req.method, route: labelOf(req.app as Express, req.method, path), status: String(res.statusCode) };
-      metrics.httpRequests.inc(labels);
-      end(labels);
+    res.on('finish', () => {
+      const entry = entryOf(req.method, labelOf(req.app as Express, req.method, path), res.statusCode);
+      metrics.httpDuration.add(entry, (performance.now() - started) / 1000);
     });
     next();
   };

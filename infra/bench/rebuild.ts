@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { REBUILD_BUNDLE } from '../cli/build-if-stale.mjs';
 import { SqliteEventStore } from '../sqlite/event-store.js';
 import type { Cleanup } from './cleanup.js';
 
@@ -28,11 +29,11 @@ async function readRate(dataDir: string): Promise<number> {
 
 type Run = { readonly code: number | null; readonly out: string; readonly err: string; readonly seconds: number };
 
-/** `npm run rebuild`'s program, as built (`dist/`, which the benchmark built before starting the service): from its spawn to its exit. */
+/** `npm run rebuild`'s program, as built (its bundle in `dist/`, which the benchmark built before starting the service): from its spawn to its exit. */
 function runBuiltRebuild(cleanup: Cleanup, root: string, dataDir: string, execArgv: readonly string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = cleanup.child(spawn(process.execPath, [...execArgv, join(root, 'dist', 'infra', 'cli', 'rebuild.js'), '--data-dir', dataDir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const child = cleanup.child(spawn(process.execPath, [...execArgv, join(root, REBUILD_BUNDLE, 'rebuild.js'), '--data-dir', dataDir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] }));
     let out = '';
     let err = '';
     child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -33,12 +33,42 @@ export function isStale(root) {
   return Math.max(0, ...sources, ...configs) > built;
 }
 
-/** Compiles with the project's own TypeScript and stamps the build; returns the compiler's exit code. */
+/**
+ * Where `npm run rebuild`'s program and its delivery thread's module are bundled, one file each
+ * (docs/decisions/0298): node resolves and loads about 50 modules per thread otherwise, at every
+ * rebuild. The two files sit side by side, as the program starts its thread from the file beside
+ * it (infra/rebuild/worker-task.ts).
+ */
+export const REBUILD_BUNDLE = join('dist', 'infra', 'rebuild-bundle');
+
+/**
+ * Bundles the compiled rebuild (dist/) into REBUILD_BUNDLE. Packages stay imports (the native
+ * driver cannot be bundled, and node loads the others as it would anyway); so does the event
+ * store module the rebuild loads only with EVENTSTORE_URL set, which resolves from the bundle's
+ * folder to the compiled one in dist/infra/cli/ (so `outdir` is a folder of dist/infra/).
+ */
+export function bundleRebuild(root, outdir = join(root, REBUILD_BUNDLE)) {
+  const esbuild = createRequire(join(root, 'package.json'))('esbuild');
+  esbuild.buildSync({
+    entryPoints: { rebuild: join(root, 'dist', 'infra', 'cli', 'rebuild.js'), 'delivery-worker': join(root, 'dist', 'infra', 'rebuild', 'delivery-worker.js') },
+    outdir,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    external: ['../cli/event-store.js'],
+    logLevel: 'error',
+  });
+}
+
+/** Compiles with the project's own TypeScript, bundles the rebuild and stamps the build; returns the compiler's exit code. */
 export function build(root) {
   const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
   const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
-  if (result.status === 0) writeFileSync(join(root, STAMP), `${new Date().toISOString()}\n`);
-  return result.status ?? 1;
+  if (result.status !== 0) return result.status ?? 1;
+  bundleRebuild(root);
+  writeFileSync(join(root, STAMP), `${new Date().toISOString()}\n`);
+  return 0;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -35,8 +35,8 @@ export function isStale(root) {
 
 /**
  * Where `npm run rebuild`'s program and its delivery thread's module are bundled, one file each
- * (docs/decisions/0298): node resolves and loads about 50 modules per thread otherwise, at every
- * rebuild. The two files sit side by side, as the program starts its thread from the file beside
+ * (docs/decisions/0298): node resolves and loads 50 of the project's modules in the program and 67
+ * in its thread otherwise, at every rebuild. The two files sit side by side, as the program starts its thread from the file beside
  * it (infra/rebuild/worker-task.ts).
  */
 export const REBUILD_BUNDLE = join('dist', 'infra', 'rebuild-bundle');

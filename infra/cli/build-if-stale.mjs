@@ -42,10 +42,13 @@ export function isStale(root) {
 export const REBUILD_BUNDLE = join('dist', 'infra', 'rebuild-bundle');
 
 /**
- * Bundles the compiled rebuild (dist/) into REBUILD_BUNDLE. Packages stay imports (the native
- * driver cannot be bundled, and node loads the others as it would anyway); so does the event
- * store module the rebuild loads only with EVENTSTORE_URL set, which resolves from the bundle's
- * folder to the compiled one in dist/infra/cli/ (so `outdir` is a folder of dist/infra/).
+ * Bundles the compiled rebuild (dist/) into REBUILD_BUNDLE, with the packages it imports (the
+ * progress bar alone is 21 modules). The SQLite driver and the vector extension stay imports:
+ * they load native files from their own folders; so do the packages the sources load through
+ * `createRequire`, and the event store module the rebuild loads only with EVENTSTORE_URL set,
+ * which resolves from the bundle's folder to the compiled one in dist/infra/cli/ (so `outdir` is
+ * a folder of dist/infra/). The bundled CommonJS packages require node's own modules through
+ * `require`, which an ES module has to make (the banner).
  */
 export function bundleRebuild(root, outdir = join(root, REBUILD_BUNDLE)) {
   const esbuild = createRequire(join(root, 'package.json'))('esbuild');
@@ -55,8 +58,8 @@ export function bundleRebuild(root, outdir = join(root, REBUILD_BUNDLE)) {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    packages: 'external',
-    external: ['../cli/event-store.js'],
+    external: ['../cli/event-store.js', 'better-sqlite3', 'sqlite-vec'],
+    banner: { js: "import { createRequire as bundleRequire } from 'node:module'; const require = bundleRequire(import.meta.url);" },
     logLevel: 'error',
   });
 }

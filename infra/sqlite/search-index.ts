@@ -180,7 +180,7 @@ export class SqliteSearchIndex implements SearchIndex {
   /** docsByKeys with each payload as its stored JSON text, not parsed (docs/decisions/0260); by the search's row ids when given (0256). */
   async docsStoredByKeys(env: string, folder: string, keys: readonly string[], rowids?: readonly number[]): Promise<StoredDoc[]> {
     if (rowids && rowids.length === keys.length) {
-      return rowsByRowids((sql) => this.prepared(sql), env, folder, keys, rowids, (missing) => this.rowsByKeys(env, folder, missing)).map(storedItem);
+      return rowsByRowids((sql) => this.preparedRaw(sql), env, folder, keys, rowids, (missing) => this.rowsByKeys(env, folder, missing)).map(storedItem);
     }
     return this.rowsByKeys(env, folder, keys).map(storedItem);
   }
@@ -229,6 +229,19 @@ export class SqliteSearchIndex implements SearchIndex {
       if (this.statements.size >= MAX_CACHED_STATEMENTS) this.statements.delete(this.statements.keys().next().value as string);
       statement = this.reader.prepare<SqlParam[], Row>(sql);
       this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** Statements read in raw mode (rows as arrays), by their SQL: the page by row id (docs-by-rowid.ts). */
+  private readonly rawStatements = new Map<string, Statement<number[], unknown[]>>();
+
+  private preparedRaw(sql: string): Statement<number[], unknown[]> {
+    let statement = this.rawStatements.get(sql);
+    if (!statement) {
+      if (this.rawStatements.size >= MAX_CACHED_STATEMENTS) this.rawStatements.delete(this.rawStatements.keys().next().value as string);
+      statement = this.reader.prepare<number[], unknown[]>(sql).raw(true);
+      this.rawStatements.set(sql, statement);
     }
     return statement;
   }

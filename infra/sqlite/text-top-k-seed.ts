@@ -92,12 +92,13 @@ class Fronts {
  * 3. the documents read are scored exactly in the order of their bounds, as long as their bound
  *    reaches the weakest of the best.
  * Answers whether the best are decided. If not (a prefix ran out first, or too many terms), every
- * document scored carries `stamp` in `index.docSeen` and the caller walks the postings for the rest.
+ * document scored carries `stamp` in `index.marks.seen` and the caller walks the postings for the rest.
  */
 export function seedFromImpacts(index: TextMemoryIndex, terms: readonly SeedTerm[], best: Heap, scope: number, stamp: number, exact: (d: number) => void): boolean {
   if (terms.length > MAX_TERMS) return false;
   const fronts = new Fronts(index, terms);
-  const { docSeen, docRows, docScope, docBounded, docKnown, docTerms } = index;
+  const { docRows, docScope, marks } = index;
+  const { seen: docSeen, bounded: docBounded, known: docKnown, terms: docTerms } = marks;
   const out = (d: number): boolean => {
     if (docRows[d] !== 0 && docScope[d] === scope) return false;
     docSeen[d] = stamp;
@@ -118,7 +119,6 @@ export function seedFromImpacts(index: TextMemoryIndex, terms: readonly SeedTerm
   // 2. Bounds of the documents read on: what each takes from the terms it was read in; the terms
   // it is known not to hold (their Bloom filters) count as read. One read in every term has its
   // bound and is scored at once if that reaches the best (a higher threshold stops the reading sooner).
-  const read: number[] = [];
   const every = (1 << terms.length) - 1;
   const { lists } = fronts;
   for (;;) {
@@ -133,7 +133,7 @@ export function seedFromImpacts(index: TextMemoryIndex, terms: readonly SeedTerm
       docKnown[d] = 0;
       known = 0;
       for (let t = 0; t < lists.length; t++) if (t !== term && !mayHold(lists[t]!, d)) known |= 1 << t;
-      read.push(d);
+      marks.push(d);
     } else known = docTerms[d]!;
     known |= 1 << term;
     docTerms[d] = known;
@@ -148,18 +148,21 @@ export function seedFromImpacts(index: TextMemoryIndex, terms: readonly SeedTerm
   // 2b. The rest of each prefix, for the documents already read only: their bounds tighten.
   if (decided) fronts.readOn(docBounded, docSeen, docKnown, docTerms, stamp);
   // 3. The documents whose bound reaches the threshold, strongest bound first.
+  // The read list is compacted in place to the documents whose bound reaches the threshold.
   const { front } = fronts;
-  const bounds = new Float64Array(read.length);
-  const order: number[] = [];
+  const { read, bounds, count } = marks;
   let needed = best.full ? best.threshold * (1 - SLACK) : -Infinity;
-  read.forEach((d, i) => {
+  let kept = 0;
+  for (let i = 0; i < count; i++) {
+    const d = read[i]!;
     let bound = docKnown[d]!;
     const known = docTerms[d]!;
     for (let t = 0; t < front.length; t++) if ((known & (1 << t)) === 0) bound += front[t]!;
-    bounds[i] = bound;
-    if (bound >= needed) order.push(i);
-  });
-  order.sort((a, b) => bounds[b]! - bounds[a]!);
+    if (bound < needed) continue;
+    read[kept] = d;
+    bounds[kept++] = bound;
+  }
+  const order = Int32Array.from({ length: kept }, (_, i) => i).sort((a, b) => bounds[b]! - bounds[a]!);
   for (const i of order) {
     needed = best.full ? best.threshold * (1 - SLACK) : -Infinity;
     if (bounds[i]! < needed) break;

@@ -1,6 +1,5 @@
 import type { SearchField } from '../../projections/search-fields.js';
-import type { Statement } from './driver.js';
-import type { SqliteDb } from './open.js';
+import type { DataVersionLook } from './data-version-look.js';
 
 /** Collections whose fields are kept at most; past it the cache starts again. */
 const MAX_COLLECTIONS = 10_000;
@@ -11,18 +10,16 @@ const MAX_COLLECTIONS = 10_000;
  * data_version` moves on every commit of another connection (the projection's writer, another
  * process), so a schema change is seen by the first search after it (docs/decisions/0260).
  * Only for a connection that never writes `search_meta` itself: its own commits do not move it.
+ * The value it reads is lent to the text index's look of the same search (data-version-look.ts).
  */
 export class SearchFieldsCache {
-  private readonly version: Statement<[], number>;
   private seen = -1;
   private readonly fields = new Map<string, SearchField[]>();
 
-  constructor(reader: SqliteDb) {
-    this.version = reader.prepare<[], number>('PRAGMA data_version').pluck();
-  }
+  constructor(private readonly version: DataVersionLook) {}
 
   async get(env: string, folder: string, read: () => Promise<SearchField[]>): Promise<SearchField[]> {
-    const version = this.version.get()!;
+    const version = this.version.read();
     if (version !== this.seen || this.fields.size >= MAX_COLLECTIONS) {
       this.fields.clear();
       this.seen = version;
@@ -32,7 +29,7 @@ export class SearchFieldsCache {
     if (fields === undefined) {
       fields = await read();
       // A commit while reading (the reads are synchronous, but the caller may not be) leaves it for the next search.
-      if (this.version.get() === version) this.fields.set(id, fields);
+      if (this.version.peek() === version) this.fields.set(id, fields);
     }
     return fields;
   }

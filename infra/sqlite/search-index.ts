@@ -11,7 +11,8 @@ import { checkpointInBackground, checkpointWithoutThread } from './background-ch
 import { SEARCH_SCHEMA, SqliteSearchTables } from './search-tables.js';
 import type { Statement } from './driver.js';
 import { DATA_VALUE, DOC_COLUMNS, migrateDocsFormat } from './docs-format.js';
-import { TextChanges, TextIndexKeeper } from './text-index-keeper.js';
+import { SYNC_LOAD_ROWS, TextChanges, TextIndexKeeper } from './text-index-keeper.js';
+import { DataVersionLook } from './data-version-look.js';
 import { storedItem, type DocRow } from './stored-doc.js';
 import { rowsByRowids } from './docs-by-rowid.js';
 import { SearchFieldsCache } from './search-fields-cache.js';
@@ -156,17 +157,20 @@ export class SqliteSearchIndex implements SearchIndex {
     this.reader.function('fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? fold(value) : value));
     this.w = statements(this.writer);
     this.r = statements(this.reader);
-    this.textKeeper = new TextIndexKeeper(this.reader, file);
+    const version = new DataVersionLook(this.reader);
+    this.textKeeper = new TextIndexKeeper(this.reader, file, SYNC_LOAD_ROWS, version);
     this.textChanges = new TextChanges(this.textKeeper);
     this.searchWriter = new SqliteSearchTables(this.writer, { changes: this.textChanges });
     this.searchReader = new SqliteSearchTables(this.reader, { keeper: this.textKeeper });
-    this.fieldsCache = new SearchFieldsCache(this.reader);
+    this.fieldsCache = new SearchFieldsCache(version);
     this.releaseCheckpoints = shortLived ? checkpointWithoutThread(this.writer) : checkpointInBackground(this.writer, file);
   }
 
   async searchText(env: string, folder: string, query: TextQuery): Promise<Scored[]> {
-    if (query.words) await this.textKeeper.prepare();
-    return this.searchReader.searchText(env, folder, query);
+    if (!query.words) return this.searchReader.searchText(env, folder, query);
+    // One look at data_version a search (docs/decisions/0280): prepare's, which the search then takes.
+    await this.textKeeper.prepare();
+    return this.searchReader.searchText(env, folder, query, true);
   }
 
   async searchVectors(env: string, folder: string, query: VectorQuery): Promise<Scored[]> {
@@ -180,7 +184,7 @@ export class SqliteSearchIndex implements SearchIndex {
   /** docsByKeys with each payload as its stored JSON text, not parsed (docs/decisions/0260); by the search's row ids when given (0256). */
   async docsStoredByKeys(env: string, folder: string, keys: readonly string[], rowids?: readonly number[]): Promise<StoredDoc[]> {
     if (rowids && rowids.length === keys.length) {
-      return rowsByRowids((sql) => this.prepared(sql), env, folder, keys, rowids, (missing) => this.rowsByKeys(env, folder, missing)).map(storedItem);
+      return rowsByRowids((sql) => this.preparedRaw(sql), env, folder, keys, rowids, (missing) => this.rowsByKeys(env, folder, missing)).map(storedItem);
     }
     return this.rowsByKeys(env, folder, keys).map(storedItem);
   }
@@ -229,6 +233,19 @@ export class SqliteSearchIndex implements SearchIndex {
       if (this.statements.size >= MAX_CACHED_STATEMENTS) this.statements.delete(this.statements.keys().next().value as string);
       statement = this.reader.prepare<SqlParam[], Row>(sql);
       this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** Statements read in raw mode (rows as arrays), by their SQL: the page by row id (docs-by-rowid.ts). */
+  private readonly rawStatements = new Map<string, Statement<number[], unknown[]>>();
+
+  private preparedRaw(sql: string): Statement<number[], unknown[]> {
+    let statement = this.rawStatements.get(sql);
+    if (!statement) {
+      if (this.rawStatements.size >= MAX_CACHED_STATEMENTS) this.rawStatements.delete(this.rawStatements.keys().next().value as string);
+      statement = this.reader.prepare<number[], unknown[]>(sql).raw(true);
+      this.rawStatements.set(sql, statement);
     }
     return statement;
   }

@@ -190,12 +190,12 @@ export class SqliteSearchTables {
    * Documents of the collection by BM25, best first (docs/decisions/0200): a document scores the
    * sum of its matching rows' bm25() in the named fields and locale; published documents only.
    * Words are answered by the in-memory index when there is one; phrases, and words FTS5 would
-   * read as several tokens, by FTS5.
+   * read as several tokens, by FTS5. `looked`: the keeper's `prepare()` has just run for this search.
    */
-  searchText(env: string, folder: string, query: TextQuery): Scored[] {
+  searchText(env: string, folder: string, query: TextQuery, looked = false): Scored[] {
     if (query.fields.length === 0) return [];
     if (this.text.keeper && query.words && !query.phrase) {
-      const hits = memoryTextSearch(this.text.keeper, env, folder, query);
+      const hits = memoryTextSearch(this.text.keeper, env, folder, query, looked);
       if (hits) return hits;
     }
     return this.searchTextFts5(env, folder, query);

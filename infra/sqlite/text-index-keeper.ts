@@ -1,3 +1,4 @@
+import { DataVersionLook } from './data-version-look.js';
 import type { Statement } from './driver.js';
 import type { SqliteDb } from './open.js';
 import type { TextMemoryIndex } from './text-memory-index.js';
@@ -40,7 +41,6 @@ export class TextIndexKeeper {
   private loading: Promise<void> | null = null;
   private queued: { changes: readonly Change[]; generation: number }[] = [];
   private readonly tokenizer: Tokenizer;
-  private versionStatement: Statement<[], number> | null = null;
   private generationStatement: Statement<[], number> | null = null;
   private lastRowStatement: Statement<[], number> | null = null;
   /** Milliseconds the last load took (from its start to its end), for logs and measurements. */
@@ -50,6 +50,8 @@ export class TextIndexKeeper {
     private readonly db: SqliteDb,
     private readonly file: string,
     private readonly syncLoadRows = SYNC_LOAD_ROWS,
+    /** The reader's data_version, shared with the search fields cache (one read a search, docs/decisions/0280). */
+    private readonly version = new DataVersionLook(db),
   ) {
     this.tokenizer = new Tokenizer(db);
   }
@@ -65,8 +67,7 @@ export class TextIndexKeeper {
 
   /** The index as the file is now; null while it loads in the background. */
   current(): TextMemoryIndex | null {
-    this.versionStatement ??= this.db.prepare<[], number>('PRAGMA data_version').pluck();
-    const version = this.versionStatement.get()!;
+    const version = this.version.borrow();
     if (this.index && version !== this.dataVersion && this.storedGeneration() !== this.generation) this.index = null;
     this.dataVersion = version;
     if (!this.index && !this.loading) {
@@ -74,13 +75,24 @@ export class TextIndexKeeper {
       if ((this.lastRowStatement.get() ?? 0) <= this.syncLoadRows) this.loadNow();
       else this.loading = this.loadInBackground();
     }
+    return this.afterLook();
+  }
+
+  /**
+   * The index as the search's own look (`prepare`, just before it) left it, without reading
+   * `data_version` again (docs/decisions/0280): what this process's writer commits in between
+   * reaches the index through `apply`, and another process's commit in between is one that came
+   * just after the search, as it would have a microsecond later.
+   */
+  afterLook(): TextMemoryIndex | null {
     if (this.index?.wantsCompaction) this.index.compact();
     return this.index;
   }
 
   /**
    * Before a search: starts the load if needed, and answers the load under way (a word search
-   * waits for it: FTS5 would take longer, and its work would slow the load), or null.
+   * waits for it: FTS5 would take longer, and its work would slow the load), or null. The search
+   * then takes the index with `afterLook`.
    */
   prepare(): Promise<void> | null {
     this.current();

@@ -1,6 +1,7 @@
 import { addMember, defaultPrefixSize, impactsFrom, type Impacts, type PrefixSize } from './text-impacts.js';
 import type { Postings } from './text-postings.js';
 import { Terms } from './text-terms.js';
+import { SeedMarks } from './text-seed-marks.js';
 
 /** BM25's parameters as FTS5's bm25() fixes them (fts5_aux.c). */
 export const K1 = 1.2;
@@ -70,33 +71,15 @@ export class TextMemoryIndex {
   maxDocRows = 1;
   private dead = 0;
   private sortedVocabulary: string[] | null = null;
-  /**
-   * Scratch space of the searches, per document (text-top-k-seed.ts): the search that last scored
-   * it (or found it out of the collection), the search that last bounded it, and that bound's
-   * known part and terms.
-   */
-  docSeen: Int32Array<ArrayBuffer> = new Int32Array(16);
-  docBounded: Int32Array<ArrayBuffer> = new Int32Array(16);
-  docKnown: Float64Array<ArrayBuffer> = new Float64Array(16);
-  docTerms: Int32Array<ArrayBuffer> = new Int32Array(16);
-  private seenStamp = 0;
+  /** Scratch space of the searches (text-seed-marks.ts). */
+  readonly marks = new SeedMarks();
 
   /** `prefixSize`: how many of a term's documents its impact-ordered prefix keeps (text-impacts.ts). */
   constructor(private readonly prefixSize: PrefixSize = defaultPrefixSize) {}
 
-  /** A number no document's `docSeen` holds yet: one search marks the documents it has looked at with it. */
+  /** A number no document's marks hold yet: one search marks the documents it has looked at with it. */
   stamp(): number {
-    if (this.docSeen.length < this.docKey.length) {
-      const size = Math.max(this.docKey.length, Math.ceil(this.docSeen.length * 1.5));
-      for (const name of ['docSeen', 'docBounded', 'docTerms'] as const) this[name] = grown(this[name], size);
-      this.docKnown = new Float64Array(size);
-    }
-    if (this.seenStamp === 0x7fffffff) {
-      this.docSeen.fill(0);
-      this.docBounded.fill(0);
-      this.seenStamp = 0;
-    }
-    return ++this.seenStamp;
+    return this.marks.begin(this.docKey.length);
   }
 
   /** Postings by term (terms whose rows are all gone have none live: `df` 0). */

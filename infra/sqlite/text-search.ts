@@ -10,8 +10,9 @@ import { topK } from './text-top-k.js';
  * of the vocabulary. Null while the index loads, or when a term is not one token to FTS5 (FTS5 would read it as a phrase):
  * the caller asks FTS5 then.
  */
-export function memoryTextSearch(keeper: TextIndexKeeper, env: string, folder: string, query: TextQuery): Scored[] | null {
-  const index = keeper.current();
+export function memoryTextSearch(keeper: TextIndexKeeper, env: string, folder: string, query: TextQuery, looked = false): Scored[] | null {
+  // `looked`: the caller's `keeper.prepare()` has just read data_version for this search.
+  const index = looked ? keeper.afterLook() : keeper.current();
   if (!index) return null;
   const words = query.words ?? [];
   const terms = [...new Set(words.flatMap((w) => closeTerms(w, query.threshold, (from, to) => index.termsBetween(from, to), expansionsPerWord(words.length))))];

@@ -2,6 +2,7 @@ import { mayHold, type Impacts } from './text-impacts.js';
 import type { TextMemoryIndex } from './text-memory-index.js';
 import type { Postings } from './text-postings.js';
 import type { Heap } from './text-top-k-heap.js';
+import { DONE, type SeedMarks } from './text-seed-marks.js';
 
 /** Bounds are compared with this slack, so that rounding never prunes a document that belongs in the answer. */
 export const SLACK = 1e-9;
@@ -9,7 +10,7 @@ export const SLACK = 1e-9;
 /** What the seed needs of a query term: its postings and idf. */
 export type SeedTerm = { readonly postings: Postings; readonly idf: number };
 
-/** The most terms a seed bounds (one bit each); a query of more is walked over its postings only. */
+/** The most terms a seed bounds (one bit each, below DONE); a query of more is walked over its postings only. */
 const MAX_TERMS = 30;
 
 /** How many of the strongest documents are scored first, for a first threshold. */
@@ -60,18 +61,19 @@ class Fronts {
     return list.docs[at]!;
   }
 
-  /** Reads every term's prefix to its end, adding to the bounds of the documents already read (`bounded` holds `stamp`). */
-  readOn(bounded: Int32Array, seen: Int32Array, known: Float64Array, terms: Int32Array, stamp: number): void {
+  /** Reads every term's prefix to its end, adding to the bounds of the documents already read (in `marks`, not DONE). */
+  readOn(marks: SeedMarks): void {
     const { lists, weights, pos, front } = this;
+    const { known, terms } = marks;
     for (let t = 0; t < lists.length; t++) {
       const { docs, values, rest } = lists[t]!;
       const weight = weights[t]!;
       const bit = 1 << t;
       for (let at = pos[t]!; at < docs.length; at++) {
-        const d = docs[at]!;
-        if (bounded[d] !== stamp || seen[d] === stamp) continue;
-        known[d] = known[d]! + weight * values[at]!;
-        terms[d] = terms[d]! | bit;
+        const s = marks.find(docs[at]!);
+        if (s < 0 || (terms[s]! & DONE) !== 0) continue;
+        known[s] = known[s]! + weight * values[at]!;
+        terms[s] = terms[s]! | bit;
       }
       pos[t] = docs.length;
       front[t] = weight * rest;
@@ -92,15 +94,20 @@ class Fronts {
  * 3. the documents read are scored exactly in the order of their bounds, as long as their bound
  *    reaches the weakest of the best.
  * Answers whether the best are decided. If not (a prefix ran out first, or too many terms), every
- * document scored carries `stamp` in `index.docSeen` and the caller walks the postings for the rest.
+ * document scored carries `stamp` in `index.marks.seen` and the caller walks the postings for the rest.
  */
 export function seedFromImpacts(index: TextMemoryIndex, terms: readonly SeedTerm[], best: Heap, scope: number, stamp: number, exact: (d: number) => void): boolean {
   if (terms.length > MAX_TERMS) return false;
   const fronts = new Fronts(index, terms);
-  const { docSeen, docRows, docScope, docBounded, docKnown, docTerms } = index;
-  const out = (d: number): boolean => {
-    if (docRows[d] !== 0 && docScope[d] === scope) return false;
+  const { docRows, docScope, marks } = index;
+  const docSeen = marks.seen;
+  // Scores the document in slot `s` unless it is out of the collection; either way it is DONE, and
+  // marked in `seen` for the walk that may follow.
+  const score = (s: number, d: number): boolean => {
+    marks.terms[s] = marks.terms[s]! | DONE;
     docSeen[d] = stamp;
+    if (docRows[d] === 0 || docScope[d] !== scope) return false;
+    exact(d);
     return true;
   };
   // 1. A first threshold: the strongest documents scored exactly.
@@ -110,15 +117,12 @@ export function seedFromImpacts(index: TextMemoryIndex, terms: readonly SeedTerm
     if (best.full && fronts.sum < best.threshold * (1 - SLACK)) return true;
     if (fronts.pick < 0) return fronts.complete;
     const d = fronts.next();
-    if (docSeen[d] === stamp || out(d)) continue;
-    docSeen[d] = stamp;
-    exact(d);
-    scored += 1;
+    const s = marks.slot(d);
+    if ((marks.terms[s]! & DONE) === 0 && score(s, d)) scored += 1;
   }
   // 2. Bounds of the documents read on: what each takes from the terms it was read in; the terms
   // it is known not to hold (their Bloom filters) count as read. One read in every term has its
   // bound and is scored at once if that reaches the best (a higher threshold stops the reading sooner).
-  const read: number[] = [];
   const every = (1 << terms.length) - 1;
   const { lists } = fronts;
   for (;;) {
@@ -126,47 +130,41 @@ export function seedFromImpacts(index: TextMemoryIndex, terms: readonly SeedTerm
     if ((best.full && fronts.sum < best.threshold * (1 - SLACK)) || fronts.pick < 0) break;
     const term = fronts.pick;
     const d = fronts.next();
-    if (docSeen[d] === stamp) continue;
-    let known: number;
-    if (docBounded[d] !== stamp) {
-      docBounded[d] = stamp;
-      docKnown[d] = 0;
-      known = 0;
-      for (let t = 0; t < lists.length; t++) if (t !== term && !mayHold(lists[t]!, d)) known |= 1 << t;
-      read.push(d);
-    } else known = docTerms[d]!;
+    const s = marks.slot(d);
+    let known = marks.terms[s]!;
+    if ((known & DONE) !== 0) continue;
+    if (marks.added) for (let t = 0; t < lists.length; t++) if (t !== term && !mayHold(lists[t]!, d)) known |= 1 << t;
     known |= 1 << term;
-    docTerms[d] = known;
-    const sum = docKnown[d]! + fronts.taken;
-    docKnown[d] = sum;
-    if (known === every && (!best.full || sum >= best.threshold * (1 - SLACK)) && !out(d)) {
-      docSeen[d] = stamp;
-      exact(d);
-    }
+    marks.terms[s] = known;
+    const sum = marks.known[s]! + fronts.taken;
+    marks.known[s] = sum;
+    if (known === every && (!best.full || sum >= best.threshold * (1 - SLACK))) score(s, d);
   }
   const decided = (best.full && fronts.sum < best.threshold * (1 - SLACK)) || fronts.complete;
   // 2b. The rest of each prefix, for the documents already read only: their bounds tighten.
-  if (decided) fronts.readOn(docBounded, docSeen, docKnown, docTerms, stamp);
+  if (decided) fronts.readOn(marks);
   // 3. The documents whose bound reaches the threshold, strongest bound first.
+  // The read list is compacted in place to the slots whose bound reaches the threshold.
   const { front } = fronts;
-  const bounds = new Float64Array(read.length);
-  const order: number[] = [];
+  const { read, bounds, count } = marks;
   let needed = best.full ? best.threshold * (1 - SLACK) : -Infinity;
-  read.forEach((d, i) => {
-    let bound = docKnown[d]!;
-    const known = docTerms[d]!;
+  let kept = 0;
+  for (let i = 0; i < count; i++) {
+    const s = read[i]!;
+    const known = marks.terms[s]!;
+    if ((known & DONE) !== 0) continue;
+    let bound = marks.known[s]!;
     for (let t = 0; t < front.length; t++) if ((known & (1 << t)) === 0) bound += front[t]!;
-    bounds[i] = bound;
-    if (bound >= needed) order.push(i);
-  });
-  order.sort((a, b) => bounds[b]! - bounds[a]!);
+    if (bound < needed) continue;
+    read[kept] = s;
+    bounds[kept++] = bound;
+  }
+  const order = Int32Array.from({ length: kept }, (_, i) => i).sort((a, b) => bounds[b]! - bounds[a]!);
   for (const i of order) {
     needed = best.full ? best.threshold * (1 - SLACK) : -Infinity;
     if (bounds[i]! < needed) break;
-    const d = read[i]!;
-    if (docSeen[d] === stamp || out(d)) continue;
-    docSeen[d] = stamp;
-    exact(d);
+    const s = read[i]!;
+    if ((marks.terms[s]! & DONE) === 0) score(s, marks.docOf(s));
   }
   return decided;
 }

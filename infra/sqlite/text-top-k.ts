@@ -60,7 +60,7 @@ class Search {
   private readonly matched: Uint8Array;
   private readonly best: Heap;
   private essential = 0;
-  /** Documents the seed scored (or found out of the collection) carry it in `index.docSeen`. */
+  /** Documents the seed scored (or found out of the collection) carry it in `index.marks.seen`. */
   private readonly stamp: number;
 
   constructor(
@@ -85,7 +85,7 @@ class Search {
     const exact = (d: number) => this.score(d, index.docFirst[d]!, index.docFirst[d]! + index.docRows[d]!, false);
     if (seedFromImpacts(index, terms, this.best, this.scope, this.stamp, exact)) return this.best.sorted();
     this.raiseEssential();
-    const seen = index.docSeen;
+    const seen = index.marks.seen;
     for (;;) {
       if (this.essential === terms.length - 1) {
         this.runOne();
@@ -123,7 +123,8 @@ class Search {
     const term = terms[last]!;
     const { slots, parts, length } = term.postings;
     const unit = term.idf * PART_UNIT * (1 + SLACK);
-    const { rowDoc, rowAlive, docScope, docSeen: seen } = index;
+    const { rowDoc, rowAlive, docScope } = index;
+    const seen = index.marks.seen;
     let needed = best.full ? (best.threshold * (1 - SLACK) - below[last]!) / unit : -1;
     for (let at = term.at; at < length && this.essential === last; ) {
       // The postings of this document's rows in a row, their parts' bound read with them.

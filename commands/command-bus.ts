@@ -85,7 +85,17 @@ export class CommandBus {
     command: C | ((state: S) => Promise<C>),
     metadata: EventMetadata,
   ): Promise<Handled<S, E>> {
-    return this.inTurn(stream, () => this.decideAndAppend(decider, stream, command, metadata));
+    return this.inTurn(stream, () => this.decideAndAppend(decider, stream, command, metadata, false));
+  }
+
+  /**
+   * `handle` on a stream named by a key just drawn (a new resource's): its first try decides on
+   * the initial state without reading the stream, which cannot hold anything yet
+   * (docs/decisions/0296). The append still expects no stream, so should the key be taken after
+   * all, the store refuses it and the retry reads the stream as `handle` does.
+   */
+  handleNew<S, C extends Message, E extends Message>(decider: Decider<S, C, E>, stream: string, command: C, metadata: EventMetadata): Promise<Handled<S, E>> {
+    return this.inTurn(stream, () => this.decideAndAppend(decider, stream, command, metadata, true));
   }
 
   private async inTurn<T>(stream: string, work: () => Promise<T>): Promise<T> {
@@ -104,9 +114,10 @@ export class CommandBus {
     stream: string,
     command: C | ((state: S) => Promise<C>),
     metadata: EventMetadata,
+    fresh: boolean,
   ): Promise<Handled<S, E>> {
     for (let attempt = 0; ; attempt++) {
-      const { state, revision } = await this.load(decider, stream);
+      const { state, revision } = fresh && attempt === 0 && !this.cache.has(stream) ? { state: decider.initialState(), revision: NO_STREAM } : await this.load(decider, stream);
       const decided = typeof command === 'function' ? await command(state) : command;
       for (const guard of this.guards) await guard(stream, decided, metadata);
       const events = decider.decide(decided, state);

@@ -90,7 +90,8 @@ export async function createResource(
   await reserveSlot(bus, quota, ctx, input.folder, key, 422);
   try {
     if (input.external_id !== null) await claimExternalId(bus, ctx, input.folder, input.external_id, key);
-    const handled = await bus.handle(resource, streams.resource(key), command, ctx.metadata);
+    // The key was just drawn: nothing to read before deciding (docs/decisions/0296).
+    const handled = await bus.handleNew(resource, streams.resource(key), command, ctx.metadata);
     await refuseOrphan(bus, ctx, input.folder, key, input.resource_owner, quota);
     return { ...handled, key };
   } catch (error) {

@@ -31,10 +31,11 @@ export function windowResetsAt(iso: string): string {
 
 /** 402 plan_exhausted or spend_cap_reached when the organization may not write now, else null. */
 export function billingRefusal(plan: PlanCode, usage: BillingUsage, settings: BillingSettings, now: string): DomainError | null {
-  const resets = windowResetsAt(now);
+  // The reset time only for a refusal: every write asks, few are refused (docs/decisions/0296).
   if (plan === 'free') {
     const axis = usage.writes >= settings.freeWrites ? 'writes' : usage.vector_storage >= settings.freeVectorStorageBytes ? 'vector_storage' : null;
     if (axis === null) return null;
+    const resets = windowResetsAt(now);
     return new DomainError('plan_exhausted', `The free plan's ${axis} allowance is used up until ${resets}; upgrade the plan to go on.`, {
       axis,
       window_resets_at: resets,
@@ -44,6 +45,7 @@ export function billingRefusal(plan: PlanCode, usage: BillingUsage, settings: Bi
   if (settings.spendCapUsd === null) return null;
   const spent = usage.writes * settings.writePriceUsd;
   if (spent < settings.spendCapUsd) return null;
+  const resets = windowResetsAt(now);
   return new DomainError('spend_cap_reached', `The spend cap of ${settings.spendCapUsd} USD is reached until ${resets}; raise the cap to go on.`, {
     cap_usd: settings.spendCapUsd,
     cycle_resets_at: resets,

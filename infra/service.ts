@@ -11,6 +11,7 @@ import { asDomainEvent, readModelTarget } from '../projections/read-model-target
 import { READ_MODELS, REVISION_MODELS } from '../projections/catalog.js';
 import { deliveryTarget } from '../projections/delivery-index.js';
 import { ProjectionRunner, Projections, type ProjectionTarget } from '../projections/runner.js';
+import { RecentDocs } from '../projections/recent-docs.js';
 import { CREDENTIAL_EVENTS, DeliveryAuth } from '../read-api/delivery/auth.js';
 import { McpEndpoint } from '../read-api/delivery/mcp/endpoint.js';
 import { keyWritesOf, usageOf, usageTarget } from '../projections/usage.js';
@@ -100,7 +101,9 @@ export async function startService(config: Config, logger: Logger = createLogger
   const embedder = createEmbedder(config.embeddings);
 
   // The projection lists live in projections/catalog.ts: `npm run rebuild` replays the same ones.
-  const readModels = readModelTarget(readStore, READ_MODELS);
+  // The resources each read-model batch wrote: a `wait=true` resource write is answered from them (docs/decisions/0296).
+  const recentResources = new RecentDocs('resources');
+  const readModels = readModelTarget(readStore, READ_MODELS, 'read-models', [recentResources]);
   await readModels.prepare();
   // Revision payloads are written by their own consumer: resource lists do not wait for them.
   const revisions = readModelTarget(readStore, REVISION_MODELS, 'revisions');
@@ -165,6 +168,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     readStore,
     requestReads: requestDocs.reads,
     searchIndex,
+    recentResources,
     waitTimeoutMs: config.waitTimeoutMs,
     resourceQuota,
     jwtSecret: secret,

@@ -24,6 +24,8 @@ export function batchOver(tx: ReadStoreTx): ReadStoreTx & { flush(): Promise<voi
  */
 export class BatchDocuments implements ReadStoreTx {
   private readonly entries = new Map<string, Map<string, Entry>>();
+  /** Collections the batch deleted from by filter. */
+  private readonly removedFrom = new Set<string>();
 
   constructor(private readonly tx: ReadStoreTx) {}
 
@@ -44,6 +46,18 @@ export class BatchDocuments implements ReadStoreTx {
   /** Forgets a collection's entries (after a bulk deletion the store is the truth again). */
   forget(name: string): void {
     this.entries.delete(name);
+    this.removedFrom.add(name);
+  }
+
+  /**
+   * After `flush`: the documents of `name` the batch read or wrote, frozen (null: none stored),
+   * which is what the store holds for those ids once the batch commits; and whether the batch
+   * deleted from it by filter (docs/decisions/0296).
+   */
+  held(name: string): { readonly docs: ReadonlyMap<string, Doc | null>; readonly removed: boolean } {
+    const docs = new Map<string, Doc | null>();
+    for (const [id, entry] of this.entries.get(name) ?? []) docs.set(id, entry.doc === null ? null : Object.freeze(entry.doc));
+    return { docs, removed: this.removedFrom.has(name) };
   }
 
   /** Writes every changed document to the store. */

@@ -1,7 +1,8 @@
 import type { Position, StoredEvent } from '../commands/ports.js';
 import type { DomainEvent } from '../domain/events.js';
 import type { Doc, Filter, ReadStore } from './ports.js';
-import { batchOver } from './batch-documents.js';
+import { BatchDocuments, batchOver } from './batch-documents.js';
+import type { RecentDocs } from './recent-docs.js';
 import type { ProjectionTarget } from './runner.js';
 
 /** One document a projection changes for an event; `apply` returns the new document, or null to delete it. */
@@ -34,6 +35,8 @@ export function readModelTarget(
   store: ReadStore,
   projections: readonly ReadModelProjection[],
   name = 'read-models',
+  /** Collections whose documents each committed batch hands over (docs/decisions/0296). */
+  recent: readonly RecentDocs[] = [],
 ): ProjectionTarget & { prepare(): Promise<void> } {
   return {
     name,
@@ -46,27 +49,42 @@ export function readModelTarget(
     },
     checkpoint: () => store.checkpoint(name),
     async apply(events: readonly StoredEvent[], position: Position) {
-      await store.unitOfWork(name, position, async (storeTx) => {
-        // Each document read and written once per batch (docs/decisions/0194).
-        const tx = batchOver(storeTx);
-        for (const stored of events) {
-          const event = asDomainEvent(stored);
-          for (const projection of projections) {
-            for (const change of projection.changes(event, stored)) {
-              const collection = tx.collection(change.collection);
-              const current = await collection.get(change.id);
-              if (current && typeof current._position === 'string' && current._position >= stored.position) continue;
-              const next = change.apply(current);
-              if (next === null) await collection.delete(change.id);
-              else await collection.upsert({ ...next, _id: change.id, _position: stored.position });
-            }
-            for (const removal of projection.removals?.(event) ?? []) {
-              await tx.collection(removal.collection).deleteMany({ $and: [removal.where, { _position: { $lt: stored.position } }] });
+      const held: { batch: BatchDocuments | null } = { batch: null };
+      try {
+        await store.unitOfWork(name, position, async (storeTx) => {
+          // Each document read and written once per batch (docs/decisions/0194).
+          const tx = batchOver(storeTx);
+          if (tx instanceof BatchDocuments) held.batch = tx;
+          for (const stored of events) {
+            const event = asDomainEvent(stored);
+            for (const projection of projections) {
+              for (const change of projection.changes(event, stored)) {
+                const collection = tx.collection(change.collection);
+                const current = await collection.get(change.id);
+                if (current && typeof current._position === 'string' && current._position >= stored.position) continue;
+                const next = change.apply(current);
+                if (next === null) await collection.delete(change.id);
+                else await collection.upsert({ ...next, _id: change.id, _position: stored.position });
+              }
+              for (const removal of projection.removals?.(event) ?? []) {
+                await tx.collection(removal.collection).deleteMany({ $and: [removal.where, { _position: { $lt: stored.position } }] });
+              }
             }
           }
-        }
-        await tx.flush();
-      });
+          await tx.flush();
+        });
+      } catch (error) {
+        // Nothing of the batch is stored; what was handed over before may still be: hand over nothing.
+        for (const docs of recent) docs.forget();
+        throw error;
+      }
+      // Committed: what the batch left is what the store holds for those ids (docs/decisions/0296).
+      const { batch } = held;
+      if (batch === null) return;
+      for (const docs of recent) {
+        const left = batch.held(docs.collection);
+        docs.committed(left.docs, left.removed);
+      }
     },
   };
 }

@@ -3,6 +3,7 @@ import type { DataValidator } from '../commands/data-validator.js';
 import type { ResourceQuota } from '../commands/resource-quota.js';
 import type { Projections } from '../projections/runner.js';
 import type { ReadStore, SearchIndex } from '../projections/ports.js';
+import type { RecentDocs } from '../projections/recent-docs.js';
 
 export type WriteDeps = {
   readonly bus: CommandBus;
@@ -15,4 +16,6 @@ export type WriteDeps = {
   readonly resourceQuota: ResourceQuota;
   /** The delivery index, for `vectors_size` in resource answers (left out: 0). */
   readonly searchIndex?: SearchIndex;
+  /** The resources the read models' last batches wrote, for answers without a read back (docs/decisions/0296; left out: read the store). */
+  readonly recentResources?: RecentDocs;
 };

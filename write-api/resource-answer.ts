@@ -36,7 +36,9 @@ export async function answerResource(
     position: written.position,
     status,
     read: async () => {
-      const doc = await deps.readStore.collection('resources').get(written.key);
+      // The document as the batch that applied the write left it, when the read models still hold it (docs/decisions/0296).
+      const held = deps.recentResources?.get(written.key);
+      const doc = held === undefined ? await deps.readStore.collection('resources').get(written.key) : held;
       if (!doc) return null;
       return deps.searchIndex ? withVectorsSize(deps.searchIndex, String(doc.env), resourceView(doc)) : resourceView(doc);
     },

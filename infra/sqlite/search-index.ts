@@ -8,7 +8,8 @@ import type { Scored, SearchEntries, TextQuery, VectorQuery } from '../../projec
 import { activeFields, type SearchField } from '../../projections/search-fields.js';
 import { openSqlite, type SqliteDb } from './open.js';
 import { checkpointInBackground, checkpointWithoutThread } from './background-checkpoints.js';
-import { SEARCH_SCHEMA, SqliteSearchTables } from './search-tables.js';
+import { SEARCH_SCHEMA, SqliteSearchTables, vectorsBytes } from './search-tables.js';
+import { docId, RecentVectorSizes } from './recent-vector-sizes.js';
 import type { Statement } from './driver.js';
 import { DATA_VALUE, DOC_COLUMNS, migrateDocsFormat } from './docs-format.js';
 import { SYNC_LOAD_ROWS, TextChanges, TextIndexKeeper } from './text-index-keeper.js';
@@ -83,6 +84,10 @@ const scopeOf = (env: string, folder: string): string => `${env}/${folder}`;
 class Writer implements SearchIndexTx {
   /** Whether this unit of work changed a collection's published fields (its filter index, filter-indexes.ts). */
   fieldsChanged = false;
+  /** `vectors_size` of each document this unit of work wrote, as it leaves them (docs/decisions/0296). */
+  readonly vectorSizes = new Map<string, number>();
+  /** Whether it removed a whole collection. */
+  removedFolder = false;
 
   constructor(
     private readonly s: Statements,
@@ -100,7 +105,9 @@ class Writer implements SearchIndexTx {
 
   async indexSearch(env: string, folder: string, key: string, entries: SearchEntries): Promise<void> {
     const row = this.s.rowid.get(env, folder, key);
-    if (row) this.search.index(row.rowid, scopeOf(env, folder), entries);
+    if (!row) return;
+    this.search.index(row.rowid, scopeOf(env, folder), entries);
+    this.vectorSizes.set(docId(env, folder, key), vectorsBytes(entries));
   }
 
   async get(env: string, folder: string, key: string): Promise<DeliveryDoc | null> {
@@ -112,15 +119,19 @@ class Writer implements SearchIndexTx {
     const data = doc.data === null ? null : JSON.stringify(doc.data);
     const row = this.s.upsert.get(doc.env, doc.folder, doc.key, doc.created_at, doc.updated_at, doc.owner, data);
     if (row) this.search.clear(row.rowid);
+    // Indexed again, a document holds no vectors until its search entries are indexed.
+    this.vectorSizes.set(docId(doc.env, doc.folder, doc.key), 0);
   }
 
   async remove(env: string, folder: string, key: string): Promise<void> {
     const row = this.s.remove.get(env, folder, key);
     if (row) this.search.clear(row.rowid);
+    this.vectorSizes.set(docId(env, folder, key), 0);
   }
 
   async removeFolder(env: string, folder: string): Promise<void> {
     for (const row of this.s.removeFolder.all(env, folder)) this.search.clear(row.rowid);
+    this.removedFolder = true;
   }
 }
 
@@ -145,6 +156,8 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly fieldsCache: SearchFieldsCache;
   /** The collections with a filter index (filter-indexes.ts), as of the last commit that changed them. */
   private filterIndexed: ReadonlySet<string>;
+  /** `vectors_size` of the documents the last units of work wrote: no query for them (docs/decisions/0296). */
+  private readonly recentVectorSizes = new RecentVectorSizes();
 
   /** `shortLived`: written for a while and closed (a rebuild's fresh file): no checkpoint thread (docs/decisions/0295). */
   constructor(file: string, shortLived = false) {
@@ -204,7 +217,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async vectorsSize(env: string, folder: string, key: string): Promise<number> {
-    return this.searchReader.vectorsSizeOf(env, folder, key);
+    return this.recentVectorSizes.get(env, folder, key) ?? this.searchReader.vectorsSizeOf(env, folder, key);
   }
 
   async get(env: string, folder: string, key: string): Promise<DeliveryDoc | null> {
@@ -321,6 +334,7 @@ export class SqliteSearchIndex implements SearchIndex {
         this.w.saveCheckpoint.run(consumer, position);
         this.textChanges.beforeCommit(this.writer);
         this.writer.exec('COMMIT');
+        this.recentVectorSizes.committed(tx.vectorSizes, tx.removedFolder);
         this.filterIndexed = filterIndexed;
         this.textChanges.afterCommit();
       } catch (error) {

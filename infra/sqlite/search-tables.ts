@@ -48,6 +48,12 @@ const nearestFirst = (best: Map<string, number>, limit: number): Scored[] =>
 const localeArg = (locale: string | null): string[] => (locale === null ? [] : [locale]);
 const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 
+/** What a vector counts in `vectors_size`: the combined embedding is a derived copy and counts nothing. */
+const storedBytes = (vector: SearchEntries['vectors'][number]): number => (vector.field === ALL_FIELDS ? 0 : vector.vector.byteLength);
+
+/** `vectors_size` of a document once `index` has stored these entries (docs/decisions/0296). */
+export const vectorsBytes = (entries: SearchEntries): number => entries.vectors.reduce((sum, vector) => sum + storedBytes(vector), 0);
+
 /**
  * FTS5 query text: each word quoted (so none is read as an operator), OR-ed, or one quoted phrase.
  * Under typo tolerance each word brings the indexed terms close enough to it (fuzzy-terms.ts).
@@ -158,8 +164,7 @@ export class SqliteSearchTables {
     for (const vector of entries.vectors) {
       const dims = vector.vector.length;
       this.ensureVectors(dims);
-      // The combined embedding is a derived copy: it is not counted in vectors_size.
-      const bytes = vector.field === ALL_FIELDS ? 0 : vector.vector.byteLength;
+      const bytes = storedBytes(vector);
       const { lastInsertRowid } = this.sql('INSERT INTO doc_vectors (doc, dims, bytes) VALUES (?, ?, ?)').run(doc, dims, bytes);
       // A zero vector (a text of no known word) has no direction: counted, but never a neighbour.
       if (vector.vector.every((x) => x === 0)) continue;

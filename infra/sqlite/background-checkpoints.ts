@@ -60,7 +60,6 @@ class Checkpointer {
 
   private start(): Worker {
     const worker = new Worker(SCRIPT, { eval: true, workerData: { driver: DRIVER_PATH, intervalMs: INTERVAL_MS } });
-    worker.unref();
     worker.on('message', (m: Message) => {
       if (m.removed !== undefined) this.releases.get(m.removed)?.();
       if (m.error) process.emitWarning(`background checkpoint: ${m.error}`);
@@ -71,6 +70,9 @@ class Checkpointer {
       for (const release of this.releases.values()) release();
       this.releases.clear();
     });
+    // After the listeners: a 'message' listener added to a worker refs its port again, and the
+    // thread would then keep the process alive once everything else has closed.
+    worker.unref();
     return worker;
   }
 

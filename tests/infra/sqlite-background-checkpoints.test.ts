@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { SqliteEventStore } from '../../infra/sqlite/event-store.js';
 import { openSqlite, type SqliteDb } from '../../infra/sqlite/open.js';
@@ -86,5 +87,13 @@ describe('SQLite WAL checkpoints on a background thread (docs/decisions/0191)', 
     const again = new SqliteReadStore(`${dir}/read-models.db`, SHADOW);
     expect(await again.collection('docs').count()).to.equal(200);
     await again.close();
+  });
+
+  it('never keeps the process alive: a program that opened and closed a store exits by itself', async () => {
+    const dir = await tempDir();
+    const child = spawnSync(process.execPath, ['--import', 'tsx', 'tests/support/event-store-open-close.ts', dir], { encoding: 'utf8', timeout: 30_000 });
+    expect(child.stdout).to.equal('closed\n');
+    expect(child.signal, 'the process had to be killed: something kept it alive').to.equal(null);
+    expect(child.status).to.equal(0);
   });
 });

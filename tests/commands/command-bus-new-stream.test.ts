@@ -1,18 +1,10 @@
 import { expect } from 'chai';
 import { CommandBus } from '../../commands/command-bus.js';
 import type { EventStore } from '../../commands/ports.js';
-import type { Decider } from '../../domain/decider.js';
 import { SqliteEventStore } from '../../infra/sqlite/event-store.js';
+import { counter, metadata } from '../support/counter-decider.js';
 import { tempDir } from '../support/temp.js';
 
-type Inc = { readonly type: 'Inc'; readonly data: { readonly seen?: number } };
-/** A counter whose events record the count each decision saw. */
-const counter: Decider<number, Inc, Inc> = {
-  initialState: () => 0,
-  evolve: (state) => state + 1,
-  decide: (_command, state) => [{ type: 'Inc', data: { seen: state } }],
-};
-const metadata = { actor_type: 'system', actor: null, ip_address: null, referer: null, timestamp: '2026-01-01T00:00:00Z' } as const;
 
 describe('command bus: a command on a stream named by a new key (docs/decisions/0296)', () => {
   let store: SqliteEventStore;

@@ -1,7 +1,7 @@
 // The first vector searches after a start are answered by sqlite-vec while the in-memory copy of
 // the vectors loads beside them (docs/decisions/0205): tens of milliseconds each instead of a few.
 // The latency rows measure searches once the copy is in memory, as the full-text rows do once the
-// text index is (the first full-text search); this times that load on its own.
+// text index is (the first full-text search); this times that load on its own (docs/decisions/0299).
 
 /** Answers in a row under this many milliseconds mean the copy answers. */
 const FAST_MS = 10;

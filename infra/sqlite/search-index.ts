@@ -9,7 +9,7 @@ import { activeFields, type SearchField } from '../../projections/search-fields.
 import { openSqlite, type SqliteDb } from './open.js';
 import { checkpointInBackground, checkpointWithoutThread } from './background-checkpoints.js';
 import { SEARCH_SCHEMA, SqliteSearchTables, vectorsBytes } from './search-tables.js';
-import { docId, RecentVectorSizes } from './recent-vector-sizes.js';
+import { docId, folderPrefix, RecentVectorSizes } from './recent-vector-sizes.js';
 import type { Statement } from './driver.js';
 import { DATA_VALUE, DOC_COLUMNS, migrateDocsFormat } from './docs-format.js';
 import { SYNC_LOAD_ROWS, TextChanges, TextIndexKeeper } from './text-index-keeper.js';
@@ -132,6 +132,9 @@ class Writer implements SearchIndexTx {
   async removeFolder(env: string, folder: string): Promise<void> {
     for (const row of this.s.removeFolder.all(env, folder)) this.search.clear(row.rowid);
     this.removedFolder = true;
+    // What this unit wrote into the collection before is gone with it: the store answers for those.
+    const prefix = folderPrefix(env, folder);
+    for (const id of this.vectorSizes.keys()) if (id.startsWith(prefix)) this.vectorSizes.delete(id);
   }
 }
 
@@ -217,7 +220,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async vectorsSize(env: string, folder: string, key: string): Promise<number> {
-    return this.recentVectorSizes.get(env, folder, key) ?? this.searchReader.vectorsSizeOf(env, folder, key);
+    return this.recentVectorSizes.get(docId(env, folder, key)) ?? this.searchReader.vectorsSizeOf(env, folder, key);
   }
 
   async get(env: string, folder: string, key: string): Promise<DeliveryDoc | null> {

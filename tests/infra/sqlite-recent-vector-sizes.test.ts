@@ -71,4 +71,14 @@ describe('the delivery index answers vectors_size of what it just wrote (docs/de
     expect(await index.vectorsSize('e', 'f', 'a')).to.equal(0);
     expect(stored('a')).to.equal(0);
   });
+
+  it('forgets what the same unit of work wrote into a collection it then removed', async () => {
+    await unit(async (tx) => {
+      await tx.index(searchDoc('e', 'a'));
+      await tx.indexSearch('e', 'f', 'a', entries(['title', vec(1, 0, 0)]));
+      await tx.removeFolder('e', 'f');
+    });
+    expect(stored('a')).to.equal(0);
+    expect(await index.vectorsSize('e', 'f', 'a')).to.equal(0);
+  });
 });

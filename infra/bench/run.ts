@@ -16,7 +16,7 @@ import { startServiceChild, type ChildOutput } from './service.js';
 import { table, type Row } from './table.js';
 import { memory } from './memory.js';
 import { restart } from './restart.js';
-import { loadAverage, printFigures, runScenarios, type Scenario } from './scenario.js';
+import { loadAverage, NO_SCENARIO, printFigures, runScenarios, unknownScenarios, type Scenario } from './scenario.js';
 import { visibility } from './visibility.js';
 import { writes } from './writes.js';
 
@@ -57,6 +57,11 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main(): Promise<number> {
   const o = benchOptions();
+  const unknown = unknownScenarios(o.scenarios, SCENARIOS);
+  if (unknown.length > 0) {
+    process.stderr.write(`BENCH_SCENARIOS: no scenario named ${unknown.join(', ')}; the names are ${[...SCENARIOS.map((s) => s.name), NO_SCENARIO].join(', ')}\n`);
+    return 2;
+  }
   const cores = availableParallelism();
   const startLoad = loadAverage();
   log(`machine: ${cores} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}, ${process.platform}/${process.arch}`);

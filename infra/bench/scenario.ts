@@ -31,6 +31,19 @@ export type ScenarioResult = { readonly rows?: readonly Row[]; readonly figures?
 /** One named part of `npm run bench`; BENCH_SCENARIOS picks some by name. */
 export type Scenario = { readonly name: string; run(ctx: BenchContext): Promise<ScenarioResult> };
 
+/** The name BENCH_SCENARIOS takes to run none of the scenarios (the reads and the rebuild still run). */
+export const NO_SCENARIO = 'none';
+
+/**
+ * The names in BENCH_SCENARIOS that no scenario has: a misspelt name would otherwise run nothing
+ * and say nothing, and the run would look like a measurement of it.
+ */
+export function unknownScenarios(names: readonly string[] | null, scenarios: readonly Scenario[]): string[] {
+  if (!names) return [];
+  const known = new Set([NO_SCENARIO, ...scenarios.map((s) => s.name)]);
+  return names.filter((name) => !known.has(name));
+}
+
 /** Runs the scenarios BENCH_SCENARIOS names (all when unset), in order; their rows and figures together. */
 export async function runScenarios(scenarios: readonly Scenario[], ctx: BenchContext): Promise<{ rows: Row[]; figures: Figure[] }> {
   const rows: Row[] = [];

@@ -4,7 +4,6 @@ import { collectionCascadeProjection } from './collection-cascade.js';
 import { collectionsProjection } from './collections.js';
 import { componentsProjection } from './components.js';
 import { deliveryApisProjection } from './delivery-apis.js';
-import { indexedFields } from './indexed-fields.js';
 import { localesProjection } from './locales.js';
 import type { ReadModelProjection } from './read-model-target.js';
 import { resourcesProjection } from './resources.js';
@@ -13,7 +12,6 @@ import { rolesProjection } from './roles.js';
 import { schemaFieldsProjection } from './schema-fields.js';
 import { schemaVersionsProjection } from './schema-versions.js';
 import { tenancyProjection } from './tenancy.js';
-import { USAGE_INDEXES } from './usage.js';
 
 /**
  * The read models the service follows and `npm run rebuild` rebuilds, so the two cannot
@@ -36,9 +34,3 @@ export const READ_MODELS: readonly ReadModelProjection[] = [
 
 /** ... and the `revisions` consumer's (revision payloads: resource lists do not wait for them). */
 export const REVISION_MODELS: readonly ReadModelProjection[] = [revisionsProjection];
-
-/**
- * The fields every read model's indexes name, by collection (the usage counters' included): the
- * embedded read store keeps them as columns beside the document (docs/decisions/0304).
- */
-export const INDEXED_FIELDS: ReadonlyMap<string, readonly string[]> = indexedFields([...READ_MODELS, ...REVISION_MODELS].map((p) => p.indexes).concat([USAGE_INDEXES]));

@@ -22,9 +22,6 @@ export type Usage = {
 };
 
 const USAGE = 'usage';
-
-/** The usage target's index declarations (its `prepare`), as read-model projections declare theirs. */
-export const USAGE_INDEXES = { [USAGE]: [['organization']] } as const;
 const SIZES = 'usage_revisions';
 const orgId = (org: string) => `org:${org}`;
 /** A key's writes of the current window (docs/decisions/0163); no `organization`, so the organization's sums leave it out. */
@@ -102,7 +99,7 @@ export function usageTarget(store: ReadStore): ProjectionTarget & { prepare(): P
   const name = 'usage';
   return {
     name,
-    prepare: () => store.ensureIndex(USAGE, USAGE_INDEXES[USAGE][0]),
+    prepare: () => store.ensureIndex(USAGE, ['organization']),
     checkpoint: () => store.checkpoint(name),
     async apply(events: readonly StoredEvent[], position: Position) {
       await store.unitOfWork(name, position, async (storeTx) => {

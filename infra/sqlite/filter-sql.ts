@@ -1,21 +1,14 @@
 import type { Comparison, Filter, Scalar, Sort } from '../../projections/ports.js';
-import { columnOf } from './read-model-columns.js';
 
-/**
- * Translates the read-model filter language to SQL over a JSON `doc` column. `columns` names the
- * fields the table also keeps as columns of their own (infra/sqlite/read-model-columns.ts,
- * docs/decisions/0304): those are read from the column, which their indexes are built on.
- */
-export type ColumnFields = ReadonlySet<string>;
+/** Translates the read-model filter language to SQL over a JSON `doc` column. */
 
 const PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
 export type SqlParam = string | number | null;
 
-export function fieldExpr(field: string, columns?: ColumnFields): string {
+export function fieldExpr(field: string): string {
   if (field === '_id') return 'id';
   if (!PATH.test(field)) throw new Error(`invalid field path: ${field}`);
-  if (columns?.has(field)) return columnOf(field);
   return `json_extract(doc, '$.${field}')`;
 }
 
@@ -31,8 +24,8 @@ function equals(expr: string, value: Scalar, params: SqlParam[]): string {
   return `${expr} = ?`;
 }
 
-function compare(field: string, cmp: Comparison, params: SqlParam[], columns?: ColumnFields): string {
-  const expr = fieldExpr(field, columns);
+function compare(field: string, cmp: Comparison, params: SqlParam[]): string {
+  const expr = fieldExpr(field);
   const parts: string[] = [];
   const ordered = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' } as const;
   for (const [op, value] of Object.entries(cmp)) {
@@ -65,22 +58,22 @@ function compare(field: string, cmp: Comparison, params: SqlParam[], columns?: C
   return parts.length ? parts.join(' AND ') : '1';
 }
 
-export function whereSql(filter: Filter, params: SqlParam[], columns?: ColumnFields): string {
+export function whereSql(filter: Filter, params: SqlParam[]): string {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(filter)) {
     if (value === undefined) continue;
     if (key === '$and' || key === '$or') {
-      const subs = (value as readonly Filter[]).map((f) => `(${whereSql(f, params, columns)})`);
+      const subs = (value as readonly Filter[]).map((f) => `(${whereSql(f, params)})`);
       if (subs.length === 0) parts.push(key === '$and' ? '1' : '0');
       else parts.push(`(${subs.join(key === '$and' ? ' AND ' : ' OR ')})`);
-    } else if (isComparison(value)) parts.push(compare(key, value, params, columns));
-    else parts.push(equals(fieldExpr(key, columns), value as Scalar, params));
+    } else if (isComparison(value)) parts.push(compare(key, value, params));
+    else parts.push(equals(fieldExpr(key), value as Scalar, params));
   }
   return parts.length ? parts.join(' AND ') : '1';
 }
 
-export function orderSql(sort: Sort | undefined, columns?: ColumnFields): string {
-  const terms = (sort ?? []).map(([field, dir]) => `${fieldExpr(field, columns)} ${dir === 1 ? 'ASC' : 'DESC'}`);
+export function orderSql(sort: Sort | undefined): string {
+  const terms = (sort ?? []).map(([field, dir]) => `${fieldExpr(field)} ${dir === 1 ? 'ASC' : 'DESC'}`);
   if (!(sort ?? []).some(([field]) => field === '_id')) terms.push('id ASC');
   return terms.join(', ');
 }

@@ -1,4 +1,4 @@
-import { LIVE_PREFIX } from './read-store.js';
+import { LIVE_PREFIX, tableSql } from './read-store.js';
 import { openSqlite } from './open.js';
 
 /** Where a rebuild writes in the read-model file: `rb_<collection>` tables and their own checkpoints. */
@@ -12,9 +12,12 @@ function objects(db: ReturnType<typeof openSqlite>, type: 'table' | 'index', pre
   return db.prepare<[string, string], Master>(`SELECT name, tbl_name, sql FROM sqlite_master WHERE type = ? AND name LIKE ? ESCAPE '\\'`).all(type, like(prefix));
 }
 
-/** The read-model tables of an attached scratch file, with their `CREATE TABLE` (the live layout, its columns included). */
-function scratchTables(db: ReturnType<typeof openSqlite>): { name: string; sql: string }[] {
-  return db.prepare<[string], { name: string; sql: string }>(`SELECT name, sql FROM scratch.sqlite_master WHERE type = 'table' AND name LIKE ? ESCAPE '\\'`).all(like(LIVE_PREFIX));
+/** The read-model tables of an attached scratch file. */
+function scratchTables(db: ReturnType<typeof openSqlite>): string[] {
+  return db
+    .prepare<[string], { name: string }>(`SELECT name FROM scratch.sqlite_master WHERE type = 'table' AND name LIKE ? ESCAPE '\\'`)
+    .all(like(LIVE_PREFIX))
+    .map((t) => t.name);
 }
 
 /** Drops the tables an earlier, unfinished rebuild left in the file. */
@@ -51,7 +54,7 @@ export function swapInReadModels(file: string, scratch?: string): boolean {
       if (rebuilt.some((r) => (live.get(r.consumer)?.position ?? '') > r.position)) return false;
 
       const shadowTables = objects(db, 'table', SHADOW.prefix).filter((t) => t.name !== SHADOW.checkpoints);
-      const shadowNames = new Set([...shadowTables.map((t) => t.name.slice(SHADOW.prefix.length)), ...copied.map((t) => t.name.slice(LIVE_PREFIX.length))]);
+      const shadowNames = new Set([...shadowTables.map((t) => t.name.slice(SHADOW.prefix.length)), ...copied.map((t) => t.slice(LIVE_PREFIX.length))]);
       const replaced = (table: string): boolean => shadowNames.has(table.slice(LIVE_PREFIX.length));
       // The rebuilt tables get the live tables' indexes, built once over the full tables.
       const liveIndexes = objects(db, 'index', `ix_${LIVE_PREFIX}`).filter((i) => i.sql !== null && replaced(i.tbl_name));
@@ -62,9 +65,9 @@ export function swapInReadModels(file: string, scratch?: string): boolean {
         else db.exec(`DELETE FROM ${t.name}`);
       }
       for (const t of shadowTables) db.exec(`ALTER TABLE ${t.name} RENAME TO ${LIVE_PREFIX}${t.name.slice(SHADOW.prefix.length)}`);
-      for (const t of copied) db.exec(t.sql);
+      for (const t of copied) db.exec(tableSql(t));
       for (const index of liveIndexes) db.exec(index.sql!);
-      for (const t of copied) db.exec(`INSERT INTO main.${t.name} SELECT * FROM scratch.${t.name}`);
+      for (const t of copied) db.exec(`INSERT INTO main.${t} SELECT * FROM scratch.${t}`);
       const save = db.prepare('INSERT INTO checkpoints (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position');
       for (const r of rebuilt) save.run(r.consumer, r.position);
       db.exec(`DROP TABLE ${SHADOW.checkpoints}`);

@@ -1,27 +1,24 @@
 import type { BufferedWrites } from '../rebuild/buffered-writes.js';
 import { whereSql, type SqlParam } from './filter-sql.js';
 import type { SqliteDb } from './open.js';
-import { upsertParams, upsertSql, type CollectionColumns } from './read-model-columns.js';
 
 /**
  * Writes a rebuild buffer's flush on `db`, inside the caller's transaction: the removals in
  * order, then every document with one prepared statement per collection, then the positions.
- * `table` names (and creates) a collection's table, `columns` its column fields (docs/decisions/0304).
- * Deletions are skipped on a fresh store.
+ * `table` names (and creates) a collection's table. Deletions are skipped on a fresh store.
  */
-export function writeBatchOn(db: SqliteDb, table: (collection: string) => string, columns: CollectionColumns, checkpoints: string, writes: BufferedWrites): void {
+export function writeBatchOn(db: SqliteDb, table: (collection: string) => string, checkpoints: string, writes: BufferedWrites): void {
   for (const removal of writes.removals) {
     const params: SqlParam[] = [];
-    db.prepare(`DELETE FROM ${table(removal.collection)} WHERE ${whereSql(removal.filter, params, columns.set(removal.collection))}`).run(...params);
+    db.prepare(`DELETE FROM ${table(removal.collection)} WHERE ${whereSql(removal.filter, params)}`).run(...params);
   }
   for (const [collection, docs] of writes.docs) {
     if (docs.size === 0) continue;
     const t = table(collection);
-    const fields = columns.fields(collection);
-    const upsert = db.prepare<SqlParam[]>(upsertSql(t, fields));
+    const upsert = db.prepare<[string, string]>(`INSERT INTO ${t} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`);
     const remove = db.prepare<[string]>(`DELETE FROM ${t} WHERE id = ?`);
     for (const [id, doc] of docs) {
-      if (doc) upsert.run(...upsertParams(id, doc, fields));
+      if (doc) upsert.run(id, JSON.stringify(doc));
       else if (!writes.fresh) remove.run(id);
     }
   }

@@ -1,7 +1,6 @@
 import type { Position } from '../../commands/ports.js';
 import type { Doc, Filter, FindOptions, ReadCollection, ReadStore, ReadStoreTx } from '../../projections/ports.js';
-import { fieldExpr, orderSql, whereSql, type ColumnFields, type SqlParam } from './filter-sql.js';
-import { CollectionColumns, INDEXED_FIELDS, migrateColumns, tableSql, upsertParams, upsertSql, type ColumnLayout } from './read-model-columns.js';
+import { fieldExpr, orderSql, whereSql, type SqlParam } from './filter-sql.js';
 import { openSqlite, type SqliteDb } from './open.js';
 import { checkpointInBackground, checkpointWithoutThread } from './background-checkpoints.js';
 import { prepared } from './statement-cache.js';
@@ -19,28 +18,21 @@ export const tableOf = (name: string, prefix = LIVE_PREFIX): string => {
   return `${prefix}${name}`;
 };
 
-export { tableSql };
+/** The table of a collection's documents (the rebuild's scratch file has the same). */
+export const tableSql = (table: string): string => `CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`;
 
-/** The index `ensureIndex` declares on `table`, on the columns of the fields that have one (the rebuild's scratch file builds the same). */
-export const indexSql = (table: string, fields: readonly string[], columns?: ColumnFields): string =>
-  `CREATE INDEX IF NOT EXISTS ix_${table}_${fields.map((f) => f.replace(/\./g, '_')).join('_')} ON ${table} (${fields.map((f) => fieldExpr(f, columns)).join(', ')})`;
+/** The index `ensureIndex` declares on `table` (the rebuild's scratch file builds the same). */
+export const indexSql = (table: string, fields: readonly string[]): string =>
+  `CREATE INDEX IF NOT EXISTS ix_${table}_${fields.map((f) => f.replace(/\./g, '_')).join('_')} ON ${table} (${fields.map(fieldExpr).join(', ')})`;
 
 const missingTable = (error: unknown): boolean => error instanceof Error && /no such table/.test(error.message);
 
 /** One collection on one connection: the read connection for queries, the write one inside a unit of work. */
 class SqliteCollection<T extends Doc> implements ReadCollection<T> {
-  private readonly columns: ColumnFields;
-  private readonly fields: readonly string[];
-
   constructor(
     private readonly db: SqliteDb,
     private readonly table: string,
-    columns: CollectionColumns,
-    collection: string,
-  ) {
-    this.columns = columns.set(collection);
-    this.fields = columns.fields(collection);
-  }
+  ) {}
 
   private all(sql: string, params: SqlParam[]): { doc: string }[] {
     try {
@@ -58,7 +50,7 @@ class SqliteCollection<T extends Doc> implements ReadCollection<T> {
 
   async find(filter: Filter = {}, options: FindOptions = {}): Promise<T[]> {
     const params: SqlParam[] = [];
-    let sql = `SELECT doc FROM ${this.table} WHERE ${whereSql(filter, params, this.columns)} ORDER BY ${orderSql(options.sort, this.columns)}`;
+    let sql = `SELECT doc FROM ${this.table} WHERE ${whereSql(filter, params)} ORDER BY ${orderSql(options.sort)}`;
     sql += ` LIMIT ${options.limit === undefined ? -1 : Math.max(0, Math.floor(options.limit))}`;
     if (options.skip) sql += ` OFFSET ${Math.max(0, Math.floor(options.skip))}`;
     return this.all(sql, params).map((row) => JSON.parse(row.doc) as T);
@@ -68,7 +60,7 @@ class SqliteCollection<T extends Doc> implements ReadCollection<T> {
     const params: SqlParam[] = [];
     try {
       const row = this.db
-        .prepare<SqlParam[], { n: number }>(`SELECT COUNT(*) AS n FROM ${this.table} WHERE ${whereSql(filter, params, this.columns)}`)
+        .prepare<SqlParam[], { n: number }>(`SELECT COUNT(*) AS n FROM ${this.table} WHERE ${whereSql(filter, params)}`)
         .get(...params);
       return row?.n ?? 0;
     } catch (error) {
@@ -78,7 +70,7 @@ class SqliteCollection<T extends Doc> implements ReadCollection<T> {
   }
 
   async upsert(doc: T): Promise<void> {
-    prepared<SqlParam[]>(this.db, upsertSql(this.table, this.fields)).run(...upsertParams(doc._id, doc, this.fields));
+    prepared(this.db, `INSERT INTO ${this.table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`).run(doc._id, JSON.stringify(doc));
   }
 
   async delete(id: string): Promise<void> {
@@ -87,7 +79,7 @@ class SqliteCollection<T extends Doc> implements ReadCollection<T> {
 
   async deleteMany(filter: Filter): Promise<number> {
     const params: SqlParam[] = [];
-    return this.db.prepare(`DELETE FROM ${this.table} WHERE ${whereSql(filter, params, this.columns)}`).run(...params).changes;
+    return this.db.prepare(`DELETE FROM ${this.table} WHERE ${whereSql(filter, params)}`).run(...params).changes;
   }
 }
 
@@ -103,23 +95,14 @@ export class SqliteReadStore implements ReadStore {
   private readonly prefix: string;
   private readonly checkpoints: string;
 
-  private readonly columns: CollectionColumns;
-
-  /**
-   * `shadow` writes other tables of the same file: `<prefix><collection>` and the checkpoint
-   * table named (a rebuild). `layout`: the fields each collection keeps as columns (0304).
-   */
-  constructor(file: string, shadow?: { readonly prefix: string; readonly checkpoints: string }, layout: ColumnLayout = INDEXED_FIELDS) {
-    this.columns = new CollectionColumns(layout);
+  /** `shadow` writes other tables of the same file: `<prefix><collection>` and the checkpoint table named (a rebuild). */
+  constructor(file: string, shadow?: { readonly prefix: string; readonly checkpoints: string }) {
     this.prefix = shadow?.prefix ?? LIVE_PREFIX;
     this.checkpoints = shadow?.checkpoints ?? 'checkpoints';
     this.writer = openSqlite(file);
     // A rebuild's commits need not reach the disk one by one: its swap commit does (docs/decisions/0073).
     if (shadow) this.writer.pragma('synchronous = NORMAL');
     this.writer.exec(`CREATE TABLE IF NOT EXISTS ${this.checkpoints} (consumer TEXT PRIMARY KEY, position TEXT NOT NULL)`);
-    // A file written before a field was a column gets it before anything reads or writes (0304);
-    // a rebuild's swap takes the live tables' indexes, so it migrates them too.
-    migrateColumns(this.writer, LIVE_PREFIX, layout);
     this.reader = openSqlite(file);
     // Rebuilt from the event store: commits need no sync of their own (docs/decisions/0101).
     for (const db of [this.writer, this.reader]) db.pragma('synchronous = NORMAL');
@@ -134,19 +117,19 @@ export class SqliteReadStore implements ReadStore {
   private ensureTable(name: string): string {
     const t = this.table(name);
     if (!this.created.has(t)) {
-      this.writer.exec(tableSql(t, this.columns.fields(name)));
+      this.writer.exec(tableSql(t));
       this.created.add(t);
     }
     return t;
   }
 
   collection<T extends Doc = Doc>(name: string): ReadCollection<T> {
-    return new SqliteCollection<T>(this.reader, this.table(name), this.columns, name);
+    return new SqliteCollection<T>(this.reader, this.table(name));
   }
 
   async ensureIndex(collection: string, fields: readonly string[]): Promise<void> {
     await this.mutex.run(async () => {
-      this.writer.exec(indexSql(this.ensureTable(collection), fields, this.columns.set(collection)));
+      this.writer.exec(indexSql(this.ensureTable(collection), fields));
     });
   }
 
@@ -154,7 +137,7 @@ export class SqliteReadStore implements ReadStore {
     await this.mutex.run(async () => {
       this.writer.exec('BEGIN IMMEDIATE');
       try {
-        await work({ collection: <T extends Doc>(name: string) => new SqliteCollection<T>(this.writer, this.ensureTable(name), this.columns, name) });
+        await work({ collection: <T extends Doc>(name: string) => new SqliteCollection<T>(this.writer, this.ensureTable(name)) });
         prepared(this.writer, `INSERT INTO ${this.checkpoints} (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position`).run(consumer, position);
         this.writer.exec('COMMIT');
       } catch (error) {
@@ -170,7 +153,7 @@ export class SqliteReadStore implements ReadStore {
   async writeBatch(writes: BufferedWrites): Promise<void> {
     await this.mutex.run(async () => {
       try {
-        this.writer.transaction(() => writeBatchOn(this.writer, (name) => this.ensureTable(name), this.columns, this.checkpoints, writes)).immediate();
+        this.writer.transaction(() => writeBatchOn(this.writer, (name) => this.ensureTable(name), this.checkpoints, writes)).immediate();
       } catch (error) {
         this.created.clear();
         throw error;

@@ -2,7 +2,6 @@ import type { Position } from '../../commands/ports.js';
 import type { Doc, ReadCollection, ReadStore, ReadStoreTx } from '../../projections/ports.js';
 import type { BatchWriter, BufferedWrites } from '../rebuild/buffered-writes.js';
 import { openSqlite, setJournal, type SqliteDb } from './open.js';
-import { CollectionColumns } from './read-model-columns.js';
 import { indexSql, tableOf, tableSql } from './read-store.js';
 import { writeBatchOn } from './read-store-batch.js';
 import { prepared } from './statement-cache.js';
@@ -17,8 +16,6 @@ import { prepared } from './statement-cache.js';
 export class ScratchReadStore implements ReadStore, BatchWriter {
   private readonly db: SqliteDb;
   private readonly created = new Set<string>();
-  /** The live file's columns (docs/decisions/0304): the swap copies the tables row for row. */
-  private readonly columns = new CollectionColumns();
 
   constructor(file: string) {
     this.db = openSqlite(file, { derived: true });
@@ -32,18 +29,18 @@ export class ScratchReadStore implements ReadStore, BatchWriter {
   private ensureTable(name: string): string {
     const t = tableOf(name);
     if (!this.created.has(t)) {
-      this.db.exec(tableSql(t, this.columns.fields(name)));
+      this.db.exec(tableSql(t));
       this.created.add(t);
     }
     return t;
   }
 
   async writeBatch(writes: BufferedWrites): Promise<void> {
-    this.db.transaction(() => writeBatchOn(this.db, (name) => this.ensureTable(name), this.columns, 'checkpoints', writes))();
+    this.db.transaction(() => writeBatchOn(this.db, (name) => this.ensureTable(name), 'checkpoints', writes))();
   }
 
   async ensureIndex(collection: string, fields: readonly string[]): Promise<void> {
-    this.db.exec(indexSql(this.ensureTable(collection), fields, this.columns.set(collection)));
+    this.db.exec(indexSql(this.ensureTable(collection), fields));
   }
 
   async checkpoint(consumer: string): Promise<Position> {

@@ -6,11 +6,12 @@
 //   read       the log's events in pages of 500, as the rebuild's reader reads them, each event's
 //              data and metadata parsed;
 //   stringify  the read models' documents and the delivery payloads turned into JSON text;
-//   rm rows    the read-model rows (documents and their columns) into a fresh file, one
+//   rm rows    the read-model rows (ids and documents) into a fresh file, one
 //              transaction per 1,000 rows, one prepared statement per table;
 //   + index    the read models' indexes built over the full tables, in one transaction;
-//   , json     the same read models as before docs/decisions/0304: no columns, the indexes
-//              over the documents' JSON text;
+//   , scratch  the same rows into a file written as the delivery scratch is (below);
+//   , columns  the same read models with the fields their indexes name as columns of their own
+//              and the indexes on those (the layout docs/decisions/0304 tried);
 //   dl rows    the delivery index's rows (payloads as JSONB, full-text rows into FTS5), the same;
 //   + index    the delivery index's indexes, in one transaction.
 // The read-model file as the rebuild writes it (WAL, synchronous NORMAL); the delivery file as
@@ -90,10 +91,26 @@ function buildIndexes(db: Db, indexes: readonly string[]): void {
 }
 
 const rm = load(join(dir, 'read-models.db'), '^(rm_|checkpoints$)', () => undefined);
-// The same read models as before 0304: documents alone, the indexes over their JSON text.
-const rmJson = {
-  tables: rm.tables.map((t) => ({ ...t, sql: t.sql.replace(/, c_\w+/g, ''), columns: t.columns.slice(0, 2), rows: t.name === 'checkpoints' ? t.rows : t.rows.map((r) => r.slice(0, 2)) })),
-  indexes: rm.indexes.map((sql) => sql.replace(/\bc_(\w+)/g, "json_extract(doc, '$.$1')")),
+// The same read models with the fields their indexes name as columns beside the document, the
+// indexes on the columns (the layout docs/decisions/0304 tried): values as json_extract reads them.
+const indexed = (table: string): string[] =>
+  [...new Set(rm.indexes.filter((sql) => sql.includes(` ON ${table} (`)).flatMap((sql) => [...sql.matchAll(/json_extract\(doc, '\$\.(\w+)'\)/g)].map((m) => m[1]!)))];
+const sqlValue = (value: unknown): unknown => (typeof value === 'boolean' ? Number(value) : value === undefined ? null : typeof value === 'object' && value !== null ? JSON.stringify(value) : value);
+const rmColumns = {
+  tables: rm.tables.map((t) => {
+    const fields = indexed(t.name);
+    if (fields.length === 0) return t;
+    return {
+      ...t,
+      sql: t.sql.replace(/\)\s*$/, `${fields.map((f) => `, c_${f}`).join('')})`),
+      columns: [...t.columns, ...fields.map((f) => `c_${f}`)],
+      rows: t.rows.map((r) => {
+        const doc = JSON.parse(String(r[1])) as Record<string, unknown>;
+        return [...r, ...fields.map((f) => sqlValue(doc[f]))];
+      }),
+    };
+  }),
+  indexes: rm.indexes.map((sql) => sql.replace(/json_extract\(doc, '\$\.(\w+)'\)/g, 'c_$1')),
 };
 const deliveryFile = join(dir, 'delivery.rebuilt.db');
 // Payloads as the rebuild hands them to SQLite (JSON text), stored as JSONB.
@@ -132,15 +149,20 @@ const parts: Record<string, () => void> = {
     buildIndexes(db, rm.indexes);
     db.close();
   },
-  'rm rows, json': () => {
-    const db = fresh(join(dir, 'floor-rm.db'), 'wal');
-    writeRows(db, rmJson.tables);
+  'rm rows, scratch': () => {
+    const db = fresh(join(dir, 'floor-rm.db'), 'scratch');
+    writeRows(db, rm.tables);
     db.close();
   },
-  'rm rows + index, json': () => {
+  'rm rows, columns': () => {
     const db = fresh(join(dir, 'floor-rm.db'), 'wal');
-    writeRows(db, rmJson.tables);
-    buildIndexes(db, rmJson.indexes);
+    writeRows(db, rmColumns.tables);
+    db.close();
+  },
+  'rm rows + index, columns': () => {
+    const db = fresh(join(dir, 'floor-rm.db'), 'wal');
+    writeRows(db, rmColumns.tables);
+    buildIndexes(db, rmColumns.indexes);
     db.close();
   },
   'dl rows': () => {

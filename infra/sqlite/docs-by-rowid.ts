@@ -1,8 +1,5 @@
-import { DOC_COLUMNS } from './docs-format.js';
+import { DOC_COLUMNS, type RawDocRow } from './docs-format.js';
 import type { DocRow } from './stored-doc.js';
-
-/** A `docs` row read as an array (the statement in raw mode), its columns in DOC_COLUMNS' order. */
-type RawRow = [rowid: number, env: string, folder: string, key: string, created_at: string, updated_at: string, owner: string | null, data: string | null];
 
 /** Row ids read by one statement at most. */
 const CHUNK = 500;
@@ -36,7 +33,7 @@ export function rowsByRowids<R extends DocRow>(
     // The collection and published checks are made here, not in SQL: bound there, they match the
     // filter indexes' partial-index conditions (0265), and SQLite plans such a statement again for
     // each new binding (or picks a partial index and scans the collection: milliseconds a page).
-    for (const row of read(rowidsSql(chunk.length)).all(...chunk) as RawRow[]) {
+    for (const row of read(rowidsSql(chunk.length)).all(...chunk) as RawDocRow[]) {
       const [, rowEnv, rowFolder, key, created_at, updated_at, owner, data] = row;
       if (rowEnv === env && rowFolder === folder && data !== null && wanted.has(key)) kept.push({ env, folder, key, created_at, updated_at, owner, data });
     }

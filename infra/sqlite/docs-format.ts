@@ -11,6 +11,25 @@ export const DOCS_FORMAT = 1;
 /** The columns of a `docs` row as the adapter reads them: the payload as JSON text. */
 export const DOC_COLUMNS = 'rowid, env, folder, key, created_at, updated_at, owner, json(data) AS data';
 
+/** A `docs` row read as an array (its statement in raw mode), its columns in DOC_COLUMNS' order. */
+export type RawDocRow = [rowid: number, env: string, folder: string, key: string, created_at: string, updated_at: string, owner: string | null, data: string | null];
+
+/**
+ * The row of a raw-mode read as an object with DOC_COLUMNS' names: better-sqlite3 builds an
+ * array per row far cheaper than an object of eight named properties, and an object literal
+ * costs little more than the array (docs/decisions/0280, 0300).
+ */
+export const docRowOf = (row: RawDocRow): { rowid: number; env: string; folder: string; key: string; created_at: string; updated_at: string; owner: string | null; data: string | null } => ({
+  rowid: row[0],
+  env: row[1],
+  folder: row[2],
+  key: row[3],
+  created_at: row[4],
+  updated_at: row[5],
+  owner: row[6],
+  data: row[7],
+});
+
 /** The SQL value bound for a payload: its JSON text, stored as JSONB. */
 export const DATA_VALUE = 'jsonb(?)';
 

@@ -11,7 +11,7 @@ import { checkpointInBackground, checkpointWithoutThread } from './background-ch
 import { SEARCH_SCHEMA, SqliteSearchTables, vectorsBytes } from './search-tables.js';
 import { docId, folderPrefix, RecentVectorSizes } from './recent-vector-sizes.js';
 import type { Statement } from './driver.js';
-import { DATA_VALUE, DOC_COLUMNS, migrateDocsFormat } from './docs-format.js';
+import { DATA_VALUE, DOC_COLUMNS, docRowOf, migrateDocsFormat, type RawDocRow } from './docs-format.js';
 import { SYNC_LOAD_ROWS, TextChanges, TextIndexKeeper } from './text-index-keeper.js';
 import { DataVersionLook } from './data-version-look.js';
 import { storedItem, type DocRow } from './stored-doc.js';
@@ -210,7 +210,7 @@ export class SqliteSearchIndex implements SearchIndex {
     for (let at = 0; at < keys.length; at += 500) {
       const chunk = keys.slice(at, at + 500);
       const sql = `SELECT ${DOC_COLUMNS} FROM docs WHERE env = ? AND folder = ? AND data IS NOT NULL AND key IN (${chunk.map(() => '?').join(', ')})`;
-      rows.push(...this.prepared(sql).all(env, folder, ...chunk));
+      rows.push(...this.rowsOf(sql, [env, folder, ...chunk]));
     }
     return rows;
   }
@@ -240,17 +240,21 @@ export class SqliteSearchIndex implements SearchIndex {
     return { items: rows.slice(0, limit).map(toDoc), hasMore: rows.length > limit };
   }
 
-  /** Query statements by their SQL: a page of the same shape of query reuses its statement. */
-  private readonly statements = new Map<string, Statement<SqlParam[], Row>>();
+  /**
+   * Query statements by their SQL: a page of the same shape of query reuses its statement. They
+   * read in raw mode, each row made an object here (docRowOf): for a list page of 21 rows that is
+   * about 20 µs of CPU less than the driver's objects (docs/decisions/0300).
+   */
+  private readonly statements = new Map<string, Statement<SqlParam[], RawDocRow>>();
 
-  private prepared(sql: string): Statement<SqlParam[], Row> {
+  private rowsOf(sql: string, params: readonly SqlParam[]): Row[] {
     let statement = this.statements.get(sql);
     if (!statement) {
       if (this.statements.size >= MAX_CACHED_STATEMENTS) this.statements.delete(this.statements.keys().next().value as string);
-      statement = this.reader.prepare<SqlParam[], Row>(sql);
+      statement = this.reader.prepare<SqlParam[], RawDocRow>(sql).raw(true);
       this.statements.set(sql, statement);
     }
-    return statement;
+    return statement.all(...params).map(docRowOf);
   }
 
   /** Statements read in raw mode (rows as arrays), by their SQL: the page by row id (docs-by-rowid.ts). */
@@ -281,7 +285,7 @@ export class SqliteSearchIndex implements SearchIndex {
   /** The rows of one page of a query, one more than its limit when more exist. */
   private pageRows(env: string, folder: string, query: DeliveryQuery): { rows: Row[]; limit: number; backward: boolean } {
     const { sql, params, limit, backward } = this.pageStatement(env, folder, query);
-    return { rows: this.prepared(sql).all(...params), limit, backward };
+    return { rows: this.rowsOf(sql, params), limit, backward };
   }
 
   private pageStatement(env: string, folder: string, query: DeliveryQuery): { sql: string; params: SqlParam[]; limit: number; backward: boolean } {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Database } from '../../infra/sqlite/driver.js';
 import { bulkLoadDelivery } from '../../infra/sqlite/delivery-bulk-load.js';
-import { DOCS_FORMAT } from '../../infra/sqlite/docs-format.js';
+import { DOC_COLUMNS, DOCS_FORMAT, docRowOf, type RawDocRow } from '../../infra/sqlite/docs-format.js';
 import { SqliteSearchIndex } from '../../infra/sqlite/search-index.js';
 import type { DeliveryDoc } from '../../projections/ports.js';
 import type { DeliveryQuery } from '../../projections/delivery-query.js';
@@ -121,6 +121,23 @@ describe('the delivery index stores payloads as SQLite JSONB (docs/decisions/021
       await expectReads(reopened);
     } finally {
       await reopened.close();
+    }
+  });
+  it('reads a row in raw mode as the same object the driver makes of DOC_COLUMNS (docs/decisions/0300)', () => {
+    const dir = tempDir();
+    const db = new Database(`${dir}/raw.db`);
+    try {
+      db.exec(OLD_SCHEMA.split(';')[0]!);
+      const insert = db.prepare('INSERT INTO docs (env, folder, key, created_at, updated_at, owner, data) VALUES (?, ?, ?, ?, ?, ?, jsonb(?))');
+      for (const d of DOCS) insert.run(d.env, d.folder, d.key, d.created_at, d.updated_at, d.owner, d.data === null ? null : JSON.stringify(d.data));
+      const sql = `SELECT ${DOC_COLUMNS} FROM docs ORDER BY rowid`;
+      const objects = db.prepare(sql).all();
+      const raw = (db.prepare(sql).raw(true).all() as RawDocRow[]).map(docRowOf);
+      expect(raw).to.have.length(DOCS.length);
+      expect(raw).to.deep.equal(objects);
+      expect(raw.map((row) => Object.keys(row))).to.deep.equal(objects.map((row) => Object.keys(row as object)));
+    } finally {
+      db.close();
     }
   });
 });

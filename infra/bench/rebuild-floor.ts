@@ -90,6 +90,16 @@ function buildIndexes(db: Db, indexes: readonly string[]): void {
   })();
 }
 
+/** A part that writes `tables` (then builds `indexes`) into a fresh file of `name` beside the data. */
+const fill =
+  (name: string, mode: 'wal' | 'scratch', tables: readonly Table[], indexes: readonly string[] = [], value?: (table: string, column: string) => string) =>
+  (): void => {
+    const db = fresh(join(dir, name), mode);
+    writeRows(db, tables, value);
+    if (indexes.length > 0) buildIndexes(db, indexes);
+    db.close();
+  };
+
 const rm = load(join(dir, 'read-models.db'), '^(rm_|checkpoints$)', () => undefined);
 // The same read models with the fields their indexes name as columns beside the document, the
 // indexes on the columns (the layout docs/decisions/0304 tried): values as json_extract reads them.
@@ -138,44 +148,13 @@ const parts: Record<string, () => void> = {
     for (const doc of docsParsed) JSON.stringify(doc);
     for (const data of payloadsParsed) JSON.stringify(data);
   },
-  'rm rows': () => {
-    const db = fresh(join(dir, 'floor-rm.db'), 'wal');
-    writeRows(db, rm.tables);
-    db.close();
-  },
-  'rm rows + index': () => {
-    const db = fresh(join(dir, 'floor-rm.db'), 'wal');
-    writeRows(db, rm.tables);
-    buildIndexes(db, rm.indexes);
-    db.close();
-  },
-  'rm rows, scratch': () => {
-    const db = fresh(join(dir, 'floor-rm.db'), 'scratch');
-    writeRows(db, rm.tables);
-    db.close();
-  },
-  'rm rows, columns': () => {
-    const db = fresh(join(dir, 'floor-rm.db'), 'wal');
-    writeRows(db, rmColumns.tables);
-    db.close();
-  },
-  'rm rows + index, columns': () => {
-    const db = fresh(join(dir, 'floor-rm.db'), 'wal');
-    writeRows(db, rmColumns.tables);
-    buildIndexes(db, rmColumns.indexes);
-    db.close();
-  },
-  'dl rows': () => {
-    const db = fresh(join(dir, 'floor-dl.db'), 'scratch');
-    writeRows(db, dl.tables, payload);
-    db.close();
-  },
-  'dl rows + index': () => {
-    const db = fresh(join(dir, 'floor-dl.db'), 'scratch');
-    writeRows(db, dl.tables, payload);
-    buildIndexes(db, dl.indexes);
-    db.close();
-  },
+  'rm rows': fill('floor-rm.db', 'wal', rm.tables),
+  'rm rows + index': fill('floor-rm.db', 'wal', rm.tables, rm.indexes),
+  'rm rows, scratch': fill('floor-rm.db', 'scratch', rm.tables),
+  'rm rows, columns': fill('floor-rm.db', 'wal', rmColumns.tables),
+  'rm rows + index, columns': fill('floor-rm.db', 'wal', rmColumns.tables, rmColumns.indexes),
+  'dl rows': fill('floor-dl.db', 'scratch', dl.tables, [], payload),
+  'dl rows + index': fill('floor-dl.db', 'scratch', dl.tables, dl.indexes, payload),
 };
 
 const figures: Record<string, number[]> = {};

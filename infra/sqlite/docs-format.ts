@@ -1,4 +1,5 @@
 import type { SqliteDb } from './open.js';
+import type { DocRow } from './stored-doc.js';
 
 /**
  * How the delivery index stores a document's payload (docs/decisions/0210): `docs.data` holds
@@ -19,7 +20,7 @@ export type RawDocRow = [rowid: number, env: string, folder: string, key: string
  * array per row far cheaper than an object of eight named properties, and an object literal
  * costs little more than the array (docs/decisions/0280, 0300).
  */
-export const docRowOf = (row: RawDocRow): { rowid: number; env: string; folder: string; key: string; created_at: string; updated_at: string; owner: string | null; data: string | null } => ({
+export const docRowOf = (row: RawDocRow): DocRow & { rowid: number } => ({
   rowid: row[0],
   env: row[1],
   folder: row[2],

@@ -6,7 +6,7 @@ import { closeTerms } from './fuzzy-terms.js';
 import { expansionsPerWord } from '../../projections/typo-tolerance.js';
 import { GENERATION_SCHEMA, type TextChanges, type TextIndexKeeper } from './text-index-keeper.js';
 import { memoryTextSearch } from './text-search.js';
-import { VECTOR_CHANGES_KEPT, VECTOR_CHANGES_SCHEMA, VectorCache } from './vector-cache.js';
+import { VECTOR_CHANGES_KEPT, VECTOR_CHANGES_SCHEMA, VECTOR_MEMORY_BYTES, VectorCache } from './vector-cache.js';
 import type { VectorHit } from './vector-block.js';
 
 /**
@@ -77,6 +77,8 @@ export class SqliteSearchTables {
   constructor(
     private readonly db: SqliteDb,
     private readonly text: { readonly keeper?: TextIndexKeeper; readonly changes?: TextChanges } = {},
+    /** The float32 bytes of vectors this connection keeps in memory (docs/decisions/0301). */
+    private readonly vectorMemoryBytes = VECTOR_MEMORY_BYTES,
   ) {
     for (const { name } of db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'vec%'").all()) {
       if (/^vec_\d+$/.test(name)) this.known.add(Number(name.slice(4)));
@@ -233,7 +235,7 @@ export class SqliteSearchTables {
     const unit = Float32Array.from(query.vector);
     normalize(unit);
     const k = Math.min(MAX_NEIGHBOURS, query.limit * 2);
-    this.vectorCopy ??= new VectorCache(this.db);
+    this.vectorCopy ??= new VectorCache(this.db, this.vectorMemoryBytes);
     const copy = this.vectorCopy;
     // Until the partitions are in memory (loaded in the background), sqlite-vec answers.
     const ready = query.fields.map((field) => copy.ready(dims, partition(scope, field)));

@@ -11,6 +11,11 @@ export const VECTOR_CHANGES_SCHEMA = `
 CREATE TABLE IF NOT EXISTS vec_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, vrow INTEGER NOT NULL, dims INTEGER NOT NULL);
 `;
 export const VECTOR_CHANGES_KEPT = 50_000;
+/**
+ * Float32 bytes of vectors one connection keeps in memory, over every partition it has searched
+ * (docs/decisions/0301). 100,000 vectors of 384 dimensions take about 150 MB.
+ */
+export const VECTOR_MEMORY_BYTES = 256 * 1024 * 1024;
 /** Rows a background load reads between two turns of the event loop. */
 const SLICE = 2_000;
 
@@ -34,8 +39,17 @@ export class VectorCache {
   private version: number | null = null;
   /** The last change applied. */
   private seq = 0;
+  /** When each loaded partition was last searched (a count of searches), for evicting the least recent. */
+  private readonly used = new Map<string, number>();
+  private searches = 0;
+  /** Partitions over the whole budget: not loaded again until the service restarts; sqlite-vec answers them. */
+  private readonly oversized = new Set<string>();
 
-  constructor(private readonly db: SqliteDb) {}
+  /** `budget`: the float32 bytes kept in memory; checked each time a partition is loaded. */
+  constructor(
+    private readonly db: SqliteDb,
+    private readonly budget = VECTOR_MEMORY_BYTES,
+  ) {}
 
   private sql(text: string) {
     return prepared(this.db, text);
@@ -61,8 +75,11 @@ export class VectorCache {
   /** Whether a partition is in memory; if not, its loading starts (on a connection of its own, a slice at a time). */
   ready(dims: number, scope: string): boolean {
     const id = partitionId(dims, scope);
-    if (this.partitions.has(id)) return true;
-    if (!this.loading.has(id)) {
+    if (this.partitions.has(id)) {
+      this.used.set(id, ++this.searches);
+      return true;
+    }
+    if (!this.oversized.has(id) && !this.loading.has(id)) {
       // A load that fails (the file gone, say) is tried again on the next search; sqlite-vec answers meanwhile.
       const load = this.load(dims, scope, id)
         .catch(() => undefined)
@@ -120,11 +137,39 @@ export class VectorCache {
       }
       db.exec('COMMIT');
       for (const block of blocks.values()) block.trim();
+      if (bytesOf(blocks) > this.budget) {
+        this.oversized.add(id);
+        return;
+      }
       this.partitions.set(id, { dims, blocks });
       this.behind.set(id, last ?? 0);
+      this.used.set(id, ++this.searches);
+      this.evictBeyondBudget(id);
     } finally {
       db.close();
     }
+  }
+
+  /**
+   * Drops the least recently searched partitions (never `kept`, the one just loaded) until the
+   * copy is within its budget. It runs after a load, between searches: a search that found its
+   * partitions ready scans them in the same turn of the event loop, so none goes from under it.
+   */
+  private evictBeyondBudget(kept: string): void {
+    let total = 0;
+    for (const { blocks } of this.partitions.values()) total += bytesOf(blocks);
+    const oldestFirst = [...this.used].filter(([id]) => id !== kept).sort((a, b) => a[1] - b[1]);
+    for (const [id] of oldestFirst) {
+      if (total <= this.budget) break;
+      total -= bytesOf(this.partitions.get(id)?.blocks ?? new Map());
+      this.drop(id);
+    }
+  }
+
+  private drop(id: string): void {
+    this.partitions.delete(id);
+    this.behind.delete(id);
+    this.used.delete(id);
   }
 
   /** Applies the vector rows inserted or deleted since the last search (another connection wrote them). */
@@ -135,6 +180,7 @@ export class VectorCache {
       // Nothing loaded, or changes missed (trimmed, or another file): what is searched next is loaded anew.
       this.partitions.clear();
       this.behind.clear();
+      this.used.clear();
       this.seq = last;
       return;
     }
@@ -147,7 +193,7 @@ export class VectorCache {
     if (this.behind.size === 0) return;
     const first = (this.sql('SELECT MIN(seq) AS first FROM vec_changes').get() as { first: number | null }).first ?? 0;
     for (const [id, seq] of this.behind) {
-      if (seq < this.seq && first > seq + 1) this.partitions.delete(id);
+      if (seq < this.seq && first > seq + 1) this.drop(id);
       else if (seq < this.seq) this.applyChanges(seq, this.seq);
     }
     this.behind.clear();
@@ -168,6 +214,12 @@ export class VectorCache {
     const partition = row && this.partitions.get(partitionId(dims, row.scope));
     if (row && partition) blockOf(partition.blocks, dims, row.locale).put(row.vrow, row.doc, row.embedding);
   }
+}
+
+function bytesOf(blocks: Partition): number {
+  let bytes = 0;
+  for (const block of blocks.values()) bytes += block.bytes;
+  return bytes;
 }
 
 function blockOf(blocks: Partition, dims: number, locale: string): VectorBlock {

@@ -161,6 +161,50 @@ describe('Vector search in memory (docs/decisions/0205)', () => {
     expect(again.map((hit) => hit.key)).to.deep.equal(first.map((hit) => hit.key));
   });
 
+  /** The rows and float32 bytes one partition (every field of a collection) takes in memory, loaded alone. */
+  async function loadedAlone(env: string, folder: string): Promise<{ rows: number; bytes: number }> {
+    const alone = new SqliteSearchTables(reader);
+    alone.searchVectors(env, folder, `${env}/${folder}`, { vector: vector(100), fields: [ALL_FIELDS], locale: null, limit: 5 });
+    await alone.vectorsLoaded();
+    return alone.vectorsInMemory();
+  }
+
+  it('keeps its budget of memory by dropping the partition searched least recently, and answers the same', async () => {
+    await seed(200);
+    const posts = await loadedAlone('main', 'posts');
+    const pages = await loadedAlone('staging', 'pages');
+    expect(posts.rows).to.be.greaterThan(0);
+    expect(pages.rows).to.be.greaterThan(0);
+    const bounded = new SqliteSearchTables(reader, {}, Math.max(posts.bytes, pages.bytes) + 1);
+    const query = { vector: vector(100), fields: [ALL_FIELDS], locale: null, limit: 10 };
+    const search = async (env: string, folder: string) => {
+      bounded.searchVectors(env, folder, `${env}/${folder}`, query);
+      await bounded.vectorsLoaded();
+      return bounded.searchVectors(env, folder, `${env}/${folder}`, query);
+    };
+    await search('main', 'posts');
+    expect(bounded.vectorsInMemory()).to.deep.equal(posts);
+    const answer = await search('staging', 'pages');
+    expect(bounded.vectorsInMemory(), 'the older partition is dropped').to.deep.equal(pages);
+    expect(answer.map((hit) => hit.key)).to.deep.equal(bounded.searchVectorsInSqlite('staging', 'pages', 'staging/pages', query).map((hit) => hit.key));
+    // Searched again, the dropped one is loaded again in place of the other.
+    await search('main', 'posts');
+    expect(bounded.vectorsInMemory()).to.deep.equal(posts);
+    await expectSameAnswers(40, bounded);
+  });
+
+  it('never loads a partition larger than its whole budget: sqlite-vec answers it', async () => {
+    await seed(60);
+    const bounded = new SqliteSearchTables(reader, {}, 64);
+    const query = { vector: vector(100), fields: [ALL_FIELDS], locale: null, limit: 10 };
+    for (let i = 0; i < 3; i++) {
+      const answer = bounded.searchVectors('main', 'posts', 'main/posts', query);
+      await bounded.vectorsLoaded();
+      expect(bounded.vectorsInMemory().rows).to.equal(0);
+      expect(answer.map((hit) => hit.key)).to.deep.equal(bounded.searchVectorsInSqlite('main', 'posts', 'main/posts', query).map((hit) => hit.key));
+    }
+  });
+
   it('answers nothing for a width no vector has, or for no fields', async () => {
     await seed(20);
     expect(tables.searchVectors('main', 'posts', 'main/posts', { vector: vector(33), fields: ['title'], locale: null, limit: 5 })).to.deep.equal([]);

@@ -9,6 +9,20 @@ type Entry = { doc: Doc | null; dirty: boolean };
  */
 export const HOLDS_DOCUMENTS: unique symbol = Symbol('holds its documents in memory');
 
+/**
+ * A collection of such a transaction that answers from memory without waiting: a rebuild folds
+ * every change of a document into the one it holds, and an `await` per read and write was most of
+ * what the projections cost there (docs/decisions/0308).
+ */
+export interface HeldCollection<T extends Doc = Doc> extends ReadCollection<T> {
+  /** The document held (null: none, or deleted), or undefined when only the store knows: then `get`. */
+  peek(id: string): T | null | undefined;
+  /** `upsert` (a document) or `delete` (null), done. */
+  hold(id: string, doc: T | null): void;
+}
+
+export const isHeld = <T extends Doc>(collection: ReadCollection<T>): collection is HeldCollection<T> => typeof (collection as Partial<HeldCollection<T>>).peek === 'function';
+
 /** The transaction a projection batch works in: `tx` itself when it holds its documents, else a BatchDocuments over it. */
 export function batchOver(tx: ReadStoreTx): ReadStoreTx & { flush(): Promise<void> } {
   if (!(HOLDS_DOCUMENTS in tx)) return new BatchDocuments(tx);

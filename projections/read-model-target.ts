@@ -1,11 +1,15 @@
 import type { Position, StoredEvent } from '../commands/ports.js';
 import type { DomainEvent } from '../domain/events.js';
 import type { Doc, Filter, ReadStore } from './ports.js';
-import { BatchDocuments, batchOver } from './batch-documents.js';
+import { BatchDocuments, batchOver, isHeld } from './batch-documents.js';
 import type { RecentDocs } from './recent-docs.js';
 import type { ProjectionTarget } from './runner.js';
 
-/** One document a projection changes for an event; `apply` returns the new document, or null to delete it. */
+/**
+ * One document a projection changes for an event; `apply` returns the new document, or null to
+ * delete it. The document it returns is a new object or `current` itself, never one it shares
+ * with anything else: a rebuild stamps it in place (docs/decisions/0308).
+ */
 export type DocChange = {
   readonly collection: string;
   readonly id: string;
@@ -60,10 +64,16 @@ export function readModelTarget(
             for (const projection of projections) {
               for (const change of projection.changes(event, stored)) {
                 const collection = tx.collection(change.collection);
-                const current = await collection.get(change.id);
+                // A rebuild's buffer answers from memory: the change folds into the held document without waiting (0308).
+                const held = isHeld(collection) ? collection : null;
+                let current = held === null ? undefined : held.peek(change.id);
+                if (current === undefined) current = await collection.get(change.id);
                 if (current && typeof current._position === 'string' && current._position >= stored.position) continue;
                 const next = change.apply(current);
-                if (next === null) await collection.delete(change.id);
+                if (held !== null) {
+                  // The buffer owns what it holds and `apply` answers a new document or `current`: stamped in place, not copied (0308).
+                  held.hold(change.id, next === null ? null : Object.assign(next, { _id: change.id, _position: stored.position }));
+                } else if (next === null) await collection.delete(change.id);
                 else await collection.upsert({ ...next, _id: change.id, _position: stored.position });
               }
               for (const removal of projection.removals?.(event) ?? []) {

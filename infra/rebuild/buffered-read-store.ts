@@ -1,5 +1,5 @@
 import type { Position } from '../../commands/ports.js';
-import { HOLDS_DOCUMENTS } from '../../projections/batch-documents.js';
+import { HOLDS_DOCUMENTS, type HeldCollection } from '../../projections/batch-documents.js';
 import { matchesFilter } from '../../projections/filter-match.js';
 import { isBatchWriter } from './buffered-writes.js';
 import type { Doc, Filter, ReadCollection, ReadStore, ReadStoreTx } from '../../projections/ports.js';
@@ -20,7 +20,7 @@ export class BufferedReadStore implements ReadStore {
   private readonly positions = new Map<string, Position>();
   private size = 0;
   private flushed = false;
-  private readonly views = new Map<string, ReadCollection<Doc>>();
+  private readonly views = new Map<string, HeldCollection<Doc>>();
   /** Its documents are in memory already: projections need no batch of their own over it (docs/decisions/0295). */
   private readonly tx: ReadStoreTx & { readonly [HOLDS_DOCUMENTS]: true } = { collection: <T extends Doc>(name: string) => this.view(name) as unknown as ReadCollection<T>, [HOLDS_DOCUMENTS]: true };
 
@@ -45,33 +45,34 @@ export class BufferedReadStore implements ReadStore {
     return docs;
   }
 
-  private view(name: string): ReadCollection<Doc> {
+  private view(name: string): HeldCollection<Doc> {
     let view = this.views.get(name);
     if (!view) this.views.set(name, (view = this.makeView(name)));
     return view;
   }
 
-  private makeView<T extends Doc>(name: string): ReadCollection<T> {
+  private makeView<T extends Doc>(name: string): HeldCollection<T> {
     const docs = this.docs(name);
     const unsupported = (): never => {
       throw new Error('a rebuild buffer only gets, writes and deletes');
     };
+    // The size counts documents held, not writes: a counter written at every event is one document.
+    const hold = (id: string, doc: T | null): void => {
+      if (!docs.has(id)) this.size += 1;
+      docs.set(id, doc);
+    };
     return {
+      // Before the first flush the buffer is the whole store: what it does not hold does not exist.
+      peek: (id) => (docs.has(id) ? ((docs.get(id) ?? null) as T | null) : this.flushed ? undefined : null),
+      hold,
       get: async (id) => {
         if (docs.has(id)) return (docs.get(id) ?? null) as T | null;
         if (!this.flushed) return null;
         const stored = await this.inner.collection<T>(name).get(id);
         return stored && !this.removals.some((r) => r.collection === name && matchesFilter(stored, r.filter)) ? stored : null;
       },
-      // The size counts documents held, not writes: a counter written at every event is one document.
-      upsert: async (doc) => {
-        if (!docs.has(doc._id)) this.size += 1;
-        docs.set(doc._id, doc);
-      },
-      delete: async (id) => {
-        if (!docs.has(id)) this.size += 1;
-        docs.set(id, null);
-      },
+      upsert: async (doc) => hold(doc._id, doc),
+      delete: async (id) => hold(id, null),
       deleteMany: async (filter) => {
         let removed = 0;
         for (const [id, doc] of docs) {

@@ -1,8 +1,12 @@
 import { expect } from 'chai';
+import type { StoredEvent } from '../../commands/ports.js';
 import { BufferedReadStore } from '../../infra/rebuild/buffered-read-store.js';
+import { Database } from '../../infra/sqlite/driver.js';
 import { SqliteReadStore } from '../../infra/sqlite/read-store.js';
+import { isHeld } from '../../projections/batch-documents.js';
 import { matchesFilter } from '../../projections/filter-match.js';
 import type { ReadStore } from '../../projections/ports.js';
+import { patch, put, readModelTarget, remove, type ReadModelProjection } from '../../projections/read-model-target.js';
 import { tempDir } from '../support/temp.js';
 
 /** The same writes, removals and reads against any store; what the reads saw. */
@@ -20,6 +24,38 @@ async function script(store: ReadStore): Promise<unknown[]> {
   }
   return seen;
 }
+
+/** `Put` writes a document, `Patch` changes one, `Same` answers the current one unchanged, `Drop` deletes one. */
+const projection: ReadModelProjection = {
+  changes: (event) => {
+    const data = event.data as unknown as { id: string; v: number };
+    switch (event.type as string) {
+      case 'Put':
+        return [put('things', data.id, { v: data.v, kind: 'thing' })];
+      case 'Patch':
+        return [patch('things', data.id, { v: data.v, patched: true })];
+      case 'Same':
+        return [{ collection: 'things', id: data.id, apply: (current) => current }];
+      case 'Drop':
+        return [remove('things', data.id)];
+      default:
+        return [];
+    }
+  },
+};
+
+const events = (...specs: [type: string, id: string, v: number][]): StoredEvent[] =>
+  specs.map(([type, id, v], i) => ({ id: `e${i}`, stream: 's', revision: i, position: String(i + 1).padStart(8, '0'), type, data: { id, v }, metadata: {} }) as unknown as StoredEvent);
+
+/** Every row of a read-model file's `rm_things` as stored: the JSON text, so the order of the keys counts too. */
+const storedRows = (file: string): unknown[] => {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare('SELECT id, doc FROM rm_things ORDER BY id').all();
+  } finally {
+    db.close();
+  }
+};
 
 const rows = async (store: ReadStore) => (await store.collection('docs').find({}, { sort: [['_id', 1]] })).map((d) => ({ ...d }));
 
@@ -90,5 +126,57 @@ describe('the rebuild buffer over a read store', () => {
     expect(matchesFilter(doc, { missing: { $exists: true } })).to.equal(false);
     expect(matchesFilter(doc, { $or: [{ folder: 'y' }, { _id: 'a' }] })).to.equal(true);
     expect(matchesFilter(doc, { $and: [{ folder: 'x' }, { n: 4 }] })).to.equal(false);
+  });
+
+  it('answers held documents without waiting: every one before the first flush, only those it holds after', async () => {
+    const inner = new SqliteReadStore(`${tempDir()}/held.db`);
+    const buffered = new BufferedReadStore(inner, 3);
+    await buffered.unitOfWork('c', '001', async (tx) => {
+      const docs = tx.collection('docs');
+      if (!isHeld(docs)) throw new Error('a rebuild buffer holds its documents');
+      docs.hold('a', { _id: 'a', n: 1 });
+      expect(docs.peek('a')).to.deep.equal({ _id: 'a', n: 1 });
+      expect(docs.peek('b'), 'nothing written yet: a document it does not hold does not exist').to.equal(null);
+      docs.hold('a', null);
+      expect(docs.peek('a'), 'deleted').to.equal(null);
+      docs.hold('b', { _id: 'b', n: 2 });
+      docs.hold('c', { _id: 'c', n: 3 });
+    });
+    // Held documents count as upserts do: three ids fill a buffer of three, which the unit of work wrote out.
+    expect((await inner.collection('docs').find({}, { sort: [['_id', 1]] })).map((d) => d._id)).to.deep.equal(['b', 'c']);
+    await buffered.unitOfWork('c', '002', async (tx) => {
+      const docs = tx.collection('docs');
+      if (!isHeld(docs)) throw new Error('a rebuild buffer holds its documents');
+      expect(docs.peek('b'), 'written out: only the store knows').to.equal(undefined);
+      expect(await docs.get('b')).to.deep.equal({ _id: 'b', n: 2 });
+    });
+    await buffered.close();
+  });
+
+  it('folds each change into the document it holds: the rows a live store gets, the order of their keys included, and a replay changes nothing', async () => {
+    const log = events(['Put', 'x', 1], ['Patch', 'x', 2], ['Put', 'y', 1], ['Same', 'y', 0], ['Put', 'z', 1], ['Drop', 'z', 0], ['Patch', 'gone', 5], ['Put', 'x', 3], ['Patch', 'y', 4]);
+    const last = log[log.length - 1]!.position;
+    const liveFile = `${tempDir()}/live.db`;
+    const live = new SqliteReadStore(liveFile);
+    const liveTarget = readModelTarget(live, [projection], 'test');
+    await liveTarget.apply(log.slice(0, 4), log[3]!.position);
+    await liveTarget.apply(log.slice(4), last);
+    await live.close();
+
+    const rebuiltFile = `${tempDir()}/rebuilt.db`;
+    const rebuilt = new SqliteReadStore(rebuiltFile);
+    const buffered = new BufferedReadStore(rebuilt);
+    const target = readModelTarget(buffered, [projection], 'test');
+    await target.apply(log.slice(0, 4), log[3]!.position);
+    await target.apply(log.slice(4), last);
+    await target.apply(log, last);
+    await buffered.flush();
+    await buffered.close();
+
+    expect(storedRows(rebuiltFile)).to.deep.equal(storedRows(liveFile));
+    expect(storedRows(rebuiltFile)).to.deep.equal([
+      { id: 'x', doc: JSON.stringify({ v: 3, kind: 'thing', _id: 'x', _position: '00000008' }) },
+      { id: 'y', doc: JSON.stringify({ v: 4, kind: 'thing', _id: 'y', _position: '00000009', patched: true }) },
+    ]);
   });
 });

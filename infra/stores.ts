@@ -14,8 +14,6 @@ export type Stores = {
   readonly searchIndex: SearchIndex;
   /** The embedded read store's file, which the read side's thread opens too (docs/decisions/0307); null on MongoDB. */
   readonly readModelFile: string | null;
-  /** The embedded event store's file, which the read side's thread reads batches from; null on EventStoreDB. */
-  readonly eventFile: string | null;
 };
 
 /**
@@ -25,14 +23,15 @@ export type Stores = {
  */
 export async function openStores(config: Config): Promise<Stores> {
   mkdirSync(config.dataDir, { recursive: true });
-  const eventFile = config.eventStoreUrl ? null : join(config.dataDir, 'events.db');
-  const eventStore = eventFile === null ? new (await import('./eventstoredb/event-store.js')).EventStoreDbEventStore(config.eventStoreUrl!) : new SqliteEventStore(eventFile);
+  const eventStore = config.eventStoreUrl
+    ? new (await import('./eventstoredb/event-store.js')).EventStoreDbEventStore(config.eventStoreUrl)
+    : new SqliteEventStore(join(config.dataDir, 'events.db'));
   const readModelFile = config.mongoUrl ? null : join(config.dataDir, 'read-models.db');
   const readStore = readModelFile === null ? new (await import('./mongodb/read-store.js')).MongoReadStore(config.mongoUrl!) : new SqliteReadStore(readModelFile);
   const searchIndex = config.openSearchUrl
     ? new (await import('./opensearch/search-index.js')).OpenSearchSearchIndex(config.openSearchUrl)
     : new SqliteSearchIndex(adoptRebuiltDelivery(join(config.dataDir, 'delivery.db')));
-  return { eventStore, readStore, searchIndex, readModelFile, eventFile };
+  return { eventStore, readStore, searchIndex, readModelFile };
 }
 
 export async function closeStores(stores: Stores): Promise<void> {

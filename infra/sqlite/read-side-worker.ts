@@ -4,8 +4,7 @@ import type { Doc } from '../../projections/ports.js';
 import type { RecentDocs } from '../../projections/recent-docs.js';
 import type { ProjectionTarget } from '../../projections/runner.js';
 import { workerSource } from '../rebuild/worker-task.js';
-import { fromPosition } from './open.js';
-import type { BatchEvents, ReadSideReply, ReadSideRequest } from './read-side-messages.js';
+import type { ReadSideReply, ReadSideRequest } from './read-side-messages.js';
 
 type Committed = Extract<ReadSideReply, { ok: true }>;
 type Pending = { readonly resolve: (reply: Committed) => void; readonly reject: (error: Error) => void };
@@ -23,18 +22,13 @@ export class ReadSideThread {
   private worker: Worker | null = null;
   private nextId = 0;
   private readonly pending = new Map<number, Pending>();
-  /** Batches the thread committed, and those it got by their positions but had to be sent (diagnostics and tests). */
+  /** Batches the thread committed (diagnostics and tests). */
   committed = 0;
-  resent = 0;
 
-  /** `eventsFile`: the embedded event store, which the thread reads each batch's events from (null: they are sent). */
-  constructor(
-    private readonly file: string,
-    private readonly eventsFile: string | null = null,
-  ) {}
+  constructor(private readonly file: string) {}
 
   private start(): Worker {
-    const worker = new Worker(workerSource(import.meta.url, 'read-side-thread'), { eval: true, workerData: { file: this.file, eventsFile: this.eventsFile } });
+    const worker = new Worker(workerSource(import.meta.url, 'read-side-thread'), { eval: true, workerData: { file: this.file } });
     worker.on('message', (reply: ReadSideReply & { readonly id: number }) => {
       const waiting = this.pending.get(reply.id);
       if (!waiting) return;
@@ -42,7 +36,8 @@ export class ReadSideThread {
       if (reply.ok) {
         this.committed++;
         waiting.resolve(reply);
-      } else waiting.reject(Object.assign(new Error(reply.message), { resend: reply.resend === true }));
+      }
+      else waiting.reject(new Error(reply.message));
     });
     worker.on('error', (error) => this.fail(worker, error));
     worker.on('exit', (code) => this.fail(worker, new Error(`the read side's thread ended (exit code ${code})`)));
@@ -58,30 +53,12 @@ export class ReadSideThread {
     this.pending.clear();
   }
 
-  /**
-   * Applies a batch on the thread. With the event store's file, the message names the batch's
-   * positions instead of holding its events: copying them into the message was most of what a
-   * batch still cost the main thread (docs/decisions/0307); they are sent only if the file does
-   * not hold them as the runner has them.
-   */
-  async apply(target: string, events: readonly StoredEvent[], position: Position): Promise<Committed> {
-    const first = events[0];
-    if (this.eventsFile === null || first === undefined) return this.post(target, { events }, position);
-    try {
-      return await this.post(target, { range: { from: fromPosition(first.position), to: fromPosition(position), count: events.length } }, position);
-    } catch (error) {
-      if (!(error instanceof Error && (error as Error & { resend?: boolean }).resend)) throw error;
-      this.resent++;
-      return this.post(target, { events }, position);
-    }
-  }
-
-  private post(target: string, batch: BatchEvents, position: Position): Promise<Committed> {
+  apply(target: string, events: readonly StoredEvent[], position: Position): Promise<Committed> {
     const worker = (this.worker ??= this.start());
     const id = this.nextId++;
     return new Promise<Committed>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ kind: 'apply', id, target, position, ...batch } satisfies ReadSideRequest);
+      worker.postMessage({ kind: 'apply', id, target, events, position } satisfies ReadSideRequest);
     });
   }
 

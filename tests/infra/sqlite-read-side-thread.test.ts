@@ -9,7 +9,7 @@ import { RecentDocs } from '../../projections/recent-docs.js';
 import type { ProjectionTarget } from '../../projections/runner.js';
 import { usageTarget } from '../../projections/usage.js';
 import { SqliteEventStore } from '../../infra/sqlite/event-store.js';
-import { fromPosition, openSqlite, toPosition } from '../../infra/sqlite/open.js';
+import { openSqlite } from '../../infra/sqlite/open.js';
 import { SqliteReadStore } from '../../infra/sqlite/read-store.js';
 import { onReadSideThread, ReadSideThread } from '../../infra/sqlite/read-side-worker.js';
 import { collectionWithSchema, v1 } from '../support/content.js';
@@ -79,10 +79,8 @@ describe('the read side on its own thread (READ_SIDE_THREAD, docs/decisions/0307
     const recent = new RecentDocs('resources');
     const locals = [readModelTarget(local, READ_MODELS, 'read-models'), readModelTarget(local, REVISION_MODELS, 'revisions'), usageTarget(local)];
     for (const target of locals) await target.prepare();
-    // The thread reads each batch's events from the event store's file by their positions.
-    const thread = new ReadSideThread(file, join(dir, 'events.db'));
+    const thread = new ReadSideThread(file);
     const events = new SqliteEventStore(join(dir, 'events.db'));
-    let replayed: Record<string, unknown[]> = {};
     try {
       const all = await events.readAll('', 100_000);
       const [readModels, revisions, usage] = locals.map((t, i) => onReadSideThread(thread, t, i === 0 ? recent : undefined)) as [ProjectionTarget, ProjectionTarget, ProjectionTarget];
@@ -91,10 +89,8 @@ describe('the read side on its own thread (READ_SIDE_THREAD, docs/decisions/0307
         const position = batch[batch.length - 1]!.position;
         await Promise.all([readModels.apply(batch, position), revisions.apply(batch, position), usage.apply(batch, position)]);
       }
-      replayed = rowsOf(file);
       expect(await readModels.checkpoint()).to.equal(all[all.length - 1]!.position);
       expect(thread.committed).to.equal(3 * Math.ceil(all.length / 7));
-      expect(thread.resent).to.equal(0);
       // The last batch's resources, handed over as the store holds them, frozen.
       const last = keys[keys.length - 1]!;
       const held = recent.get(last);
@@ -107,21 +103,12 @@ describe('the read side on its own thread (READ_SIDE_THREAD, docs/decisions/0307
       await broken.apply(all.slice(0, 1), all[0]!.position).catch((error: unknown) => (refused = error));
       expect(String(refused)).to.match(/no read-side target named no-such-target/);
       expect(recent.get(last)).to.equal(undefined);
-
-      // Events the file does not hold at those positions (here: past its end) are sent instead.
-      const beyond = toPosition(fromPosition(all[all.length - 1]!.position) + 5);
-      const moved = { ...all.find((e) => e.type === 'ResourceCreated')!, position: beyond };
-      const committed = thread.committed;
-      await usage.apply([moved], beyond);
-      expect(thread.committed).to.equal(committed + 1);
-      expect(thread.resent).to.equal(1);
-      expect(await usage.checkpoint()).to.equal(beyond);
     } finally {
       await thread.close();
       await events.close();
       await local.close();
     }
-    expect(replayed).to.deep.equal(rowsOf(join(dir, 'read-models.db')));
+    expect(rowsOf(file)).to.deep.equal(rowsOf(join(dir, 'read-models.db')));
   });
 
   it('starts a new thread for a batch after the last one ended', async () => {

@@ -6,7 +6,7 @@ import { collectionNode } from './collections.js';
 import { payloadSize, validation } from './content-check.js';
 import type { CommandContext } from './context.js';
 import type { DataValidator } from './data-validator.js';
-import { newKey } from './keys.js';
+import { newOrderedKey } from './keys.js';
 import { releaseSlot, releaseUnlessCreated, reserveSlot, type ResourceQuota } from './resource-quota.js';
 import { streams } from './streams.js';
 
@@ -65,7 +65,7 @@ export async function createResource(
 ): Promise<Handled<unknown, unknown> & { key: string }> {
   const node = await collectionOf(bus, ctx.env, input.folder);
   const { data, mode, validate_data, ...fields } = input;
-  const key = newKey();
+  const key = newOrderedKey();
   const command: CreateResource = {
     type: 'CreateResource',
     data: {
@@ -75,7 +75,7 @@ export async function createResource(
       created_at: ctx.now,
       mode,
       validate_data,
-      revision: newKey(),
+      revision: newOrderedKey(),
       data,
       size: payloadSize(data),
       validation: await validation(bus, validator, input.folder, data, validate_data),

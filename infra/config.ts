@@ -29,6 +29,8 @@ export type Config = {
   readonly readyMaxLag: number;
   /** Shutdown: how long in-flight requests may take to finish before their connections are cut. */
   readonly shutdownGraceMs: number;
+  /** The embedded read store's read models, revisions and usage applied on a thread of their own (docs/decisions/0307). */
+  readonly readSideThread: boolean;
 };
 
 const PLANS: readonly PlanCode[] = ['free', 'starter', 'pro', 'enterprise'];
@@ -67,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     readyMaxLag: int(env.READY_MAX_LAG, 100, 'READY_MAX_LAG'),
     shutdownGraceMs: int(env.SHUTDOWN_GRACE_MS, 10_000, 'SHUTDOWN_GRACE_MS'),
+    readSideThread: onOff(env.READ_SIDE_THREAD, true, 'READ_SIDE_THREAD'),
     embeddings: {
       url: env.EMBEDDINGS_URL || undefined,
       model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small',
@@ -75,6 +78,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     ...tenancyConfig(env),
   };
+}
+
+function onOff(value: string | undefined, fallback: boolean, name: string): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw new Error(`${name} must be on or off, got ${value}`);
 }
 
 function decimal(value: string | undefined, fallback: number | null, name: string): number | null {

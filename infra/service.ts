@@ -40,6 +40,7 @@ import { projectionReports, readiness } from './observability/readiness.js';
 import { timedEventStore } from './observability/timed-event-store.js';
 import { markStage, stageNow, tracedListener, tracedTarget } from './observability/stage-trace.js';
 import { closeStores, openStores } from './stores.js';
+import { onReadSideThread, ReadSideThread } from './sqlite/read-side-worker.js';
 import type { SearchIndex } from '../projections/ports.js';
 
 export type Service = {
@@ -52,6 +53,8 @@ export type Service = {
   readonly apps: { readonly management: Express; readonly delivery: Express };
   /** Requests the management interface's thin path answered (docs/decisions/0215). */
   readonly managementThin: () => number;
+  /** Batches the read side's thread committed; 0 when it is off (docs/decisions/0307). */
+  readonly readSideBatches: () => number;
   stop(): Promise<void>;
 };
 
@@ -132,8 +135,11 @@ export async function startService(config: Config, logger: Logger = createLogger
   let draining = false;
   const front = { logger, metrics, readiness: () => readiness({ ...lagOf, projections, draining: () => draining }) };
   const target = options.wrapProjectionTarget ?? tracedTarget;
+  // The read models, revisions and usage apply their batches on a thread of their own when the read store is embedded (docs/decisions/0307).
+  const readSide = config.readSideThread && stores.readModelFile !== null ? new ReadSideThread(stores.readModelFile) : null;
+  const readSideTarget = (local: ProjectionTarget, recent?: RecentDocs): ProjectionTarget => (readSide ? onReadSideThread(readSide, local, recent) : local);
   // The read models, revisions and usage start their batches a turn after the delivery index (docs/decisions/0276).
-  const readModelRunner = new ProjectionRunner(eventStore, target(readModels), { log, turnLater: true, afterBatch: refreshRouting });
+  const readModelRunner = new ProjectionRunner(eventStore, target(readSideTarget(readModels, recentResources)), { log, turnLater: true, afterBatch: refreshRouting });
   // Cascades of deletes run as a reactor from their own checkpoint (docs/decisions/0083).
   const cascades = reactorTarget('cascades', readStore, cascadeReaction({ bus, readStore, quota: resourceQuota, readModels: readModelRunner }));
   const usage = usageTarget(readStore);
@@ -145,8 +151,8 @@ export async function startService(config: Config, logger: Logger = createLogger
       // The delivery index first: runners take each new group in this order, and readers wait for it (docs/decisions/0217).
       new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex, embedder)), { log, afterBatch: async (batch) => evictTimed(served, batch) }),
       readModelRunner,
-      new ProjectionRunner(eventStore, target(revisions), { log, turnLater: true }),
-      new ProjectionRunner(eventStore, target(usage), { log, turnLater: true, afterBatch: async () => usageMeter.forget() }),
+      new ProjectionRunner(eventStore, target(readSideTarget(revisions)), { log, turnLater: true }),
+      new ProjectionRunner(eventStore, target(readSideTarget(usage)), { log, turnLater: true, afterBatch: async () => usageMeter.forget() }),
     ],
     [new ProjectionRunner(eventStore, target(cascades), { log })],
   );
@@ -206,6 +212,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     projections,
     apps: { management, delivery },
     managementThin: managementListener.thin,
+    readSideBatches: () => readSide?.committed ?? 0,
     /** Graceful: readiness turns 503, in-flight requests finish, agent sessions end, projections commit their batch and checkpoint, stores close. */
     stop() {
       stopping ??= (async () => {
@@ -213,6 +220,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         await Promise.all(servers.map((s) => closeGracefully(s, config.shutdownGraceMs)));
         mcp.close();
         await projections.stop();
+        await readSide?.close();
         await closeStores(stores);
       })();
       return stopping;

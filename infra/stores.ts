@@ -8,7 +8,13 @@ import { SqliteEventStore } from './sqlite/event-store.js';
 import { SqliteReadStore } from './sqlite/read-store.js';
 import { SqliteSearchIndex } from './sqlite/search-index.js';
 
-export type Stores = { readonly eventStore: EventStore; readonly readStore: ReadStore; readonly searchIndex: SearchIndex };
+export type Stores = {
+  readonly eventStore: EventStore;
+  readonly readStore: ReadStore;
+  readonly searchIndex: SearchIndex;
+  /** The embedded read store's file, which the read side's thread opens too (docs/decisions/0307); null on MongoDB. */
+  readonly readModelFile: string | null;
+};
 
 /**
  * Each port on its production engine when its URL is configured, else on SQLite files in the
@@ -20,13 +26,12 @@ export async function openStores(config: Config): Promise<Stores> {
   const eventStore = config.eventStoreUrl
     ? new (await import('./eventstoredb/event-store.js')).EventStoreDbEventStore(config.eventStoreUrl)
     : new SqliteEventStore(join(config.dataDir, 'events.db'));
-  const readStore = config.mongoUrl
-    ? new (await import('./mongodb/read-store.js')).MongoReadStore(config.mongoUrl)
-    : new SqliteReadStore(join(config.dataDir, 'read-models.db'));
+  const readModelFile = config.mongoUrl ? null : join(config.dataDir, 'read-models.db');
+  const readStore = readModelFile === null ? new (await import('./mongodb/read-store.js')).MongoReadStore(config.mongoUrl!) : new SqliteReadStore(readModelFile);
   const searchIndex = config.openSearchUrl
     ? new (await import('./opensearch/search-index.js')).OpenSearchSearchIndex(config.openSearchUrl)
     : new SqliteSearchIndex(adoptRebuiltDelivery(join(config.dataDir, 'delivery.db')));
-  return { eventStore, readStore, searchIndex };
+  return { eventStore, readStore, searchIndex, readModelFile };
 }
 
 export async function closeStores(stores: Stores): Promise<void> {

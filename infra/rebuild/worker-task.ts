@@ -16,19 +16,24 @@ export type WorkerTask<T, E = never> = {
 };
 
 /**
+ * The source of a worker that imports the module `name` beside the module `from` (its
+ * `import.meta.url`): built, plain JavaScript; from the TypeScript sources (tests, the benchmark),
+ * after registering tsx, as a worker does not inherit the loader the main thread was started with.
+ */
+export function workerSource(from: string, name: string): string {
+  const ext = extname(new URL(from).pathname);
+  const entry = JSON.stringify(new URL(`./${name}${ext}`, from).href);
+  return ext === '.ts' ? `import(${JSON.stringify(tsxApi())}).then(({ register }) => { register(); return import(${entry}); })` : `import(${entry})`;
+}
+
+/**
  * Runs the module `name` beside the module `from` (its `import.meta.url`) in a worker thread,
  * with `data` as its `workerData` (docs/decisions/0141). Built, the module is plain JavaScript;
  * run from the TypeScript sources (tests, the benchmark), the thread registers tsx before
  * importing it, as a worker does not inherit the loader the main thread was started with.
  */
 export function workerTask<T, E = never>(from: string, name: string, data: unknown): WorkerTask<T, E> {
-  const ext = extname(new URL(from).pathname);
-  const entry = JSON.stringify(new URL(`./${name}${ext}`, from).href);
-  const source =
-    ext === '.ts'
-      ? `import(${JSON.stringify(tsxApi())}).then(({ register }) => { register(); return import(${entry}); })`
-      : `import(${entry})`;
-  const worker = new Worker(source, { eval: true, workerData: data });
+  const worker = new Worker(workerSource(from, name), { eval: true, workerData: data });
   let exited = false;
   const exit = new Promise<number>((resolve) =>
     worker.once('exit', (code) => {

@@ -95,8 +95,12 @@ export class SqliteReadStore implements ReadStore {
   private readonly prefix: string;
   private readonly checkpoints: string;
 
-  /** `shadow` writes other tables of the same file: `<prefix><collection>` and the checkpoint table named (a rebuild). */
-  constructor(file: string, shadow?: { readonly prefix: string; readonly checkpoints: string }) {
+  /**
+   * `shadow` writes other tables of the same file: `<prefix><collection>` and the checkpoint table
+   * named (a rebuild). `checkpointThread: false`: the file's WAL is checkpointed by another store
+   * of the process, which has it open (the read side's thread, docs/decisions/0307).
+   */
+  constructor(file: string, shadow?: { readonly prefix: string; readonly checkpoints: string }, options: { readonly checkpointThread?: boolean } = {}) {
     this.prefix = shadow?.prefix ?? LIVE_PREFIX;
     this.checkpoints = shadow?.checkpoints ?? 'checkpoints';
     this.writer = openSqlite(file);
@@ -107,7 +111,7 @@ export class SqliteReadStore implements ReadStore {
     // Rebuilt from the event store: commits need no sync of their own (docs/decisions/0101).
     for (const db of [this.writer, this.reader]) db.pragma('synchronous = NORMAL');
     // A rebuild's shadow tables start no checkpoint thread (docs/decisions/0295).
-    this.releaseCheckpoints = shadow ? checkpointWithoutThread(this.writer) : checkpointInBackground(this.writer, file);
+    this.releaseCheckpoints = shadow || options.checkpointThread === false ? checkpointWithoutThread(this.writer) : checkpointInBackground(this.writer, file);
   }
 
   private table(name: string): string {

@@ -27,7 +27,9 @@ async function reply(response: Response): Promise<Reply> {
 
 /** The real service on 127.0.0.1, free ports and a fresh data directory (or the given one); `options` holds the test seams. */
 export async function startTestService(env: Record<string, string> = {}, dataDir = tempDir(), options: ServiceOptions = {}): Promise<TestService> {
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', DELIVERY_PORT: '0', HOST: '127.0.0.1', PLAN: 'free', RATE_LIMIT_PER_MINUTE: 'off', EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_CACHE, ...env });
+  // READ_SIDE_THREAD=off in the environment runs the suites with the read side on the main thread (docs/decisions/0307).
+  const readSide = process.env.READ_SIDE_THREAD ? { READ_SIDE_THREAD: process.env.READ_SIDE_THREAD } : {};
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', DELIVERY_PORT: '0', HOST: '127.0.0.1', PLAN: 'free', RATE_LIMIT_PER_MINUTE: 'off', EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_CACHE, ...readSide, ...env });
   const service = await startService(config, createLogger('silent'), options);
   const file = service.bootstrap;
   if (!file) throw new Error('no bootstrap.json');

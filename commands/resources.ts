@@ -6,7 +6,7 @@ import { collectionNode } from './collections.js';
 import { payloadSize, validation } from './content-check.js';
 import type { CommandContext } from './context.js';
 import type { DataValidator } from './data-validator.js';
-import { newOrderedKey } from './keys.js';
+import { newKey, newOrderedKey } from './keys.js';
 import { releaseSlot, releaseUnlessCreated, reserveSlot, type ResourceQuota } from './resource-quota.js';
 import { streams } from './streams.js';
 
@@ -75,7 +75,7 @@ export async function createResource(
       created_at: ctx.now,
       mode,
       validate_data,
-      revision: newOrderedKey(),
+      revision: newKey(),
       data,
       size: payloadSize(data),
       validation: await validation(bus, validator, input.folder, data, validate_data),

@@ -5,7 +5,7 @@ import type { CommandBus } from './command-bus.js';
 import { payloadSize, validation } from './content-check.js';
 import type { CommandContext } from './context.js';
 import type { DataValidator } from './data-validator.js';
-import { newOrderedKey } from './keys.js';
+import { newKey } from './keys.js';
 import { collectionOf, type Collection } from './resources.js';
 import { streams } from './streams.js';
 
@@ -35,7 +35,7 @@ export async function createRevision(
   input: { data: Record<string, unknown>; validate_data: boolean; publish?: boolean },
 ) {
   const node = await collectionOf(bus, ctx.env, folder);
-  const revision = newOrderedKey();
+  const revision = newKey();
   const handled = await bus.handle(resource, streams.resource(key), {
     type: 'CreateRevision',
     data: {

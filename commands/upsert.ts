@@ -5,7 +5,7 @@ import type { CommandBus } from './command-bus.js';
 import { payloadSize, validation } from './content-check.js';
 import type { CommandContext } from './context.js';
 import type { DataValidator } from './data-validator.js';
-import { newOrderedKey } from './keys.js';
+import { newKey, newOrderedKey } from './keys.js';
 import { claimExternalId, collectionOf, ownerCheck, refuseOrphan } from './resources.js';
 import { releaseUnlessCreated, reserveSlot, type ResourceQuota } from './resource-quota.js';
 import { revisionsToKeep } from './revisions.js';
@@ -46,7 +46,7 @@ export async function upsertResource(bus: CommandBus, validator: DataValidator, 
   const node = await collectionOf(bus, ctx.env, input.folder);
   const { folder, external_id, name, resource_owner, mode, validate_data, data, if_match } = input;
   const payload = {
-    revision: newOrderedKey(),
+    revision: newKey(),
     data,
     size: payloadSize(data),
     validation: await validation(bus, validator, folder, data, validate_data),

@@ -29,6 +29,8 @@ export type Config = {
   readonly readyMaxLag: number;
   /** Shutdown: how long in-flight requests may take to finish before their connections are cut. */
   readonly shutdownGraceMs: number;
+  /** Text searches of the embedded delivery index answered by a thread of their own (docs/decisions/0305). */
+  readonly textSearchThread: boolean;
 };
 
 const PLANS: readonly PlanCode[] = ['free', 'starter', 'pro', 'enterprise'];
@@ -45,6 +47,13 @@ function positive(value: string | undefined, name: string): number | null {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got ${value}`);
   return n;
+}
+
+function onOff(value: string | undefined, fallback: boolean, name: string): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  throw new Error(`${name} must be on or off, got ${value}`);
 }
 
 /** Configuration from the environment; every value has a default that runs the embedded stores. */
@@ -67,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     readyMaxLag: int(env.READY_MAX_LAG, 100, 'READY_MAX_LAG'),
     shutdownGraceMs: int(env.SHUTDOWN_GRACE_MS, 10_000, 'SHUTDOWN_GRACE_MS'),
+    textSearchThread: onOff(env.TEXT_SEARCH_THREAD, true, 'TEXT_SEARCH_THREAD'),
     embeddings: {
       url: env.EMBEDDINGS_URL || undefined,
       model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small',

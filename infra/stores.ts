@@ -25,7 +25,7 @@ export async function openStores(config: Config): Promise<Stores> {
     : new SqliteReadStore(join(config.dataDir, 'read-models.db'));
   const searchIndex = config.openSearchUrl
     ? new (await import('./opensearch/search-index.js')).OpenSearchSearchIndex(config.openSearchUrl)
-    : new SqliteSearchIndex(adoptRebuiltDelivery(join(config.dataDir, 'delivery.db')));
+    : new SqliteSearchIndex(adoptRebuiltDelivery(join(config.dataDir, 'delivery.db')), false, { textThread: config.textSearchThread });
   return { eventStore, readStore, searchIndex };
 }
 

@@ -1,10 +1,5 @@
-import { createRequire } from 'node:module';
-import { dirname, extname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parentPort, Worker } from 'node:worker_threads';
-
-/** tsx's ESM registration module (resolving through `require` finds its CommonJS twin beside it). */
-const tsxApi = (): string => pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/esm/api')), 'index.mjs')).href;
+import { workerSource } from '../worker-source.js';
 
 /** A module running in a worker thread: its answer, what it told before (`tell`), and a way to stop it early. */
 export type WorkerTask<T, E = never> = {
@@ -22,13 +17,7 @@ export type WorkerTask<T, E = never> = {
  * importing it, as a worker does not inherit the loader the main thread was started with.
  */
 export function workerTask<T, E = never>(from: string, name: string, data: unknown): WorkerTask<T, E> {
-  const ext = extname(new URL(from).pathname);
-  const entry = JSON.stringify(new URL(`./${name}${ext}`, from).href);
-  const source =
-    ext === '.ts'
-      ? `import(${JSON.stringify(tsxApi())}).then(({ register }) => { register(); return import(${entry}); })`
-      : `import(${entry})`;
-  const worker = new Worker(source, { eval: true, workerData: data });
+  const worker = new Worker(workerSource(from, name), { eval: true, workerData: data });
   let exited = false;
   const exit = new Promise<number>((resolve) =>
     worker.once('exit', (code) => {

@@ -108,26 +108,26 @@ describe('the text search thread (docs/decisions/0305)', () => {
   it('falls back to the main thread when the thread cannot start', async () => {
     const { index, put, keys } = fixture({ textThread: true, textThreadModule: 'missing-text-search-thread' });
     const warnings: string[] = [];
-    const warned = (w: Error) => warnings.push(w.message);
-    process.on('warning', warned);
+    const emitWarning = process.emitWarning;
+    process.emitWarning = (warning: string | Error) => void warnings.push(String(warning));
     try {
       await put('a', 'hazel nut');
       expect(await keys(words('hazel'))).to.deep.equal(['a']);
       await put('b', 'hazel hazel');
       expect(await keys(words('hazel'))).to.deep.equal(['b', 'a']);
       expect(index.textThreadRunning).to.equal(false);
-      await new Promise((resolve) => setImmediate(resolve));
       expect(warnings.join('\n')).to.match(/text search thread failed/);
     } finally {
-      process.off('warning', warned);
+      process.emitWarning = emitWarning;
       await index.close();
     }
   });
 
   it('falls back to the main thread when the thread dies, the searches it held included', async () => {
     const { index, put, keys } = fixture({ textThread: true, textThreadModule: '../../tests/support/workers/dying-text-thread' });
-    const quiet = () => {};
-    process.on('warning', quiet);
+    const warnings: string[] = [];
+    const emitWarning = process.emitWarning;
+    process.emitWarning = (warning: string | Error) => void warnings.push(String(warning));
     try {
       await put('a', 'pecan pie');
       const held = await Promise.all([keys(words('pecan')), keys(words('pie', 'pecan'))]);
@@ -135,8 +135,9 @@ describe('the text search thread (docs/decisions/0305)', () => {
       await put('b', 'pecan');
       expect(await keys(words('pecan'))).to.deep.equal(['b', 'a']);
       expect(index.textThreadRunning).to.equal(false);
+      expect(warnings.join('\n')).to.match(/text search thread failed.*ended \(code 3\)/);
     } finally {
-      process.off('warning', quiet);
+      process.emitWarning = emitWarning;
       await index.close();
     }
   });

@@ -33,6 +33,8 @@ const keeper: TextIndexKeeper = new TextIndexKeeper(db, data.file, data.syncLoad
   committing: () => Number(Atomics.load(data.committing, 0)),
 });
 const tables = new SqliteSearchTables(db, { keeper });
+// Between searches too: a long run of writes with no search must not pile its changes up in the port.
+data.changes.on('message', ({ changes, generation }: PostedChanges) => keeper.apply(changes, generation));
 
 async function search(env: string, folder: string, query: TextQuery): Promise<Scored[]> {
   // The changes posted before this search was: a search sent after a commit sees it.

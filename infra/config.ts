@@ -31,6 +31,8 @@ export type Config = {
   readonly shutdownGraceMs: number;
   /** The embedded read store's read models, revisions and usage applied on a thread of their own (docs/decisions/0307). */
   readonly readSideThread: boolean;
+  /** Text searches of the embedded delivery index answered by a thread of their own (docs/decisions/0305). */
+  readonly textSearchThread: boolean;
 };
 
 const PLANS: readonly PlanCode[] = ['free', 'starter', 'pro', 'enterprise'];
@@ -47,6 +49,13 @@ function positive(value: string | undefined, name: string): number | null {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got ${value}`);
   return n;
+}
+
+function onOff(value: string | undefined, fallback: boolean, name: string): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  throw new Error(`${name} must be on or off, got ${value}`);
 }
 
 /** Configuration from the environment; every value has a default that runs the embedded stores. */
@@ -70,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readyMaxLag: int(env.READY_MAX_LAG, 100, 'READY_MAX_LAG'),
     shutdownGraceMs: int(env.SHUTDOWN_GRACE_MS, 10_000, 'SHUTDOWN_GRACE_MS'),
     readSideThread: onOff(env.READ_SIDE_THREAD, true, 'READ_SIDE_THREAD'),
+    textSearchThread: onOff(env.TEXT_SEARCH_THREAD, true, 'TEXT_SEARCH_THREAD'),
     embeddings: {
       url: env.EMBEDDINGS_URL || undefined,
       model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small',
@@ -78,12 +88,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     ...tenancyConfig(env),
   };
-}
-
-function onOff(value: string | undefined, fallback: boolean, name: string): boolean {
-  if (value === undefined || value === '') return fallback;
-  if (value === 'on' || value === 'off') return value === 'on';
-  throw new Error(`${name} must be on or off, got ${value}`);
 }
 
 function decimal(value: string | undefined, fallback: number | null, name: string): number | null {

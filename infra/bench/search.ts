@@ -151,13 +151,19 @@ const LIST_FILTER = 'where__published__eq=true&where__views__gte=1000';
 const firstPageCursor = (n: number): string => encodeCursor({ values: ['0'], key: String(n) }, effectiveSort({}));
 
 /** A rate and the service's CPU time per request over it (warm-up included: `sent` counts every request made). */
-async function measureWithCpu(ctx: SearchContext, pid: number | undefined, target: Target, sent: () => number): Promise<{ row: Row; cpu: number | null }> {
+async function measureWithCpu(
+  ctx: SearchContext,
+  pid: number | undefined,
+  target: Target,
+  sent: () => number,
+): Promise<{ row: Row; cpu: number | null; mainCpu: number | null }> {
   const before = pid === undefined ? null : await cpuSeconds(pid);
   const count = sent();
   const m = await ctx.measure(target);
   const after = pid === undefined ? null : await cpuSeconds(pid);
   const requests = sent() - count;
-  return { row: { m, baseline: ctx.listBaseline }, cpu: before && after && requests > 0 ? ((after.process - before.process) * 1e6) / requests : null };
+  const per = (of: 'process' | 'main'): number | null => (before && after && requests > 0 ? ((after[of] - before[of]) * 1e6) / requests : null);
+  return { row: { m, baseline: ctx.listBaseline }, cpu: per('process'), mainCpu: per('main') };
 }
 
 /**
@@ -218,6 +224,8 @@ export async function searchScenario(ctx: SearchContext, o: SearchBenchOptions):
   const fullTextRun = await measureWithCpu(ctx, pid, fullText, () => q);
   rows.push(fullTextRun.row);
   figures.push({ name: `${fullText.name}: service CPU per request`, value: fullTextRun.cpu === null ? 'n/a' : `${fullTextRun.cpu.toFixed(0)} µs`, note: 'user + system of the whole service process, warm-up included' });
+  // The main thread's share: with the text search thread (docs/decisions/0305) the top k runs beside it.
+  figures.push({ name: `${fullText.name}: service main thread CPU per request`, value: fullTextRun.mainCpu === null ? 'n/a' : `${fullTextRun.mainCpu.toFixed(0)} µs`, note: 'user + system of the service\'s main thread, warm-up included' });
 
   const searchUrl = `${origin}${searchPath}`;
   const post = async (body: unknown) => (await call(searchUrl, { method: 'POST', body })).status;

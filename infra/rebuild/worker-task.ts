@@ -1,10 +1,5 @@
-import { createRequire } from 'node:module';
-import { dirname, extname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parentPort, Worker } from 'node:worker_threads';
-
-/** tsx's ESM registration module (resolving through `require` finds its CommonJS twin beside it). */
-const tsxApi = (): string => pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/esm/api')), 'index.mjs')).href;
+import { workerSource } from '../worker-source.js';
 
 /** A module running in a worker thread: its answer, what it told before (`tell`), and a way to stop it early. */
 export type WorkerTask<T, E = never> = {
@@ -14,17 +9,6 @@ export type WorkerTask<T, E = never> = {
   /** Ends the thread (if it still runs) and waits until it has. */
   readonly stop: () => Promise<void>;
 };
-
-/**
- * The source of a worker that imports the module `name` beside the module `from` (its
- * `import.meta.url`): built, plain JavaScript; from the TypeScript sources (tests, the benchmark),
- * after registering tsx, as a worker does not inherit the loader the main thread was started with.
- */
-export function workerSource(from: string, name: string): string {
-  const ext = extname(new URL(from).pathname);
-  const entry = JSON.stringify(new URL(`./${name}${ext}`, from).href);
-  return ext === '.ts' ? `import(${JSON.stringify(tsxApi())}).then(({ register }) => { register(); return import(${entry}); })` : `import(${entry})`;
-}
 
 /**
  * Runs the module `name` beside the module `from` (its `import.meta.url`) in a worker thread,

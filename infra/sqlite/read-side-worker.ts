@@ -3,7 +3,7 @@ import type { Position, StoredEvent } from '../../commands/ports.js';
 import type { Doc } from '../../projections/ports.js';
 import type { RecentDocs } from '../../projections/recent-docs.js';
 import type { ProjectionTarget } from '../../projections/runner.js';
-import { workerSource } from '../rebuild/worker-task.js';
+import { workerSource } from '../worker-source.js';
 import type { ReadSideReply, ReadSideRequest } from './read-side-messages.js';
 
 type Committed = Extract<ReadSideReply, { ok: true }>;

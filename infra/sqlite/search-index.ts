@@ -14,6 +14,7 @@ import type { Statement } from './driver.js';
 import { DATA_VALUE, DOC_COLUMNS, docRowOf, migrateDocsFormat, type RawDocRow } from './docs-format.js';
 import { SYNC_LOAD_ROWS, TextChanges, TextIndexKeeper } from './text-index-keeper.js';
 import { DataVersionLook } from './data-version-look.js';
+import { TextSearchThread } from './text-search-client.js';
 import { storedItem, type DocRow } from './stored-doc.js';
 import { rowsByRowids } from './docs-by-rowid.js';
 import { SearchFieldsCache } from './search-fields-cache.js';
@@ -162,8 +163,14 @@ export class SqliteSearchIndex implements SearchIndex {
   /** `vectors_size` of the documents the last units of work wrote: no query for them (docs/decisions/0296). */
   private readonly recentVectorSizes = new RecentVectorSizes();
 
-  /** `shortLived`: written for a while and closed (a rebuild's fresh file): no checkpoint thread (docs/decisions/0295). */
-  constructor(file: string, shortLived = false) {
+  /** The thread that holds the in-memory text index and answers text searches, when on (docs/decisions/0305). */
+  private readonly textThread: TextSearchThread | null;
+
+  /**
+   * `shortLived`: written for a while and closed (a rebuild's fresh file): no checkpoint thread (docs/decisions/0295).
+   * `textThread`: text searches answered by a thread of their own (docs/decisions/0305; the service's TEXT_SEARCH_THREAD).
+   */
+  constructor(file: string, shortLived = false, options: { readonly textThread?: boolean; readonly textThreadModule?: string } = {}) {
     this.writer = openSqlite(file, { vectors: true, derived: true });
     this.writer.exec(SCHEMA);
     this.writer.exec(SEARCH_SCHEMA);
@@ -175,7 +182,8 @@ export class SqliteSearchIndex implements SearchIndex {
     this.r = statements(this.reader);
     const version = new DataVersionLook(this.reader);
     this.textKeeper = new TextIndexKeeper(this.reader, file, SYNC_LOAD_ROWS, version);
-    this.textChanges = new TextChanges(this.textKeeper);
+    this.textThread = options.textThread && !shortLived ? new TextSearchThread(file, undefined, options.textThreadModule) : null;
+    this.textChanges = new TextChanges(this.textKeeper, this.textThread);
     this.searchWriter = new SqliteSearchTables(this.writer, { changes: this.textChanges });
     this.searchReader = new SqliteSearchTables(this.reader, { keeper: this.textKeeper });
     this.fieldsCache = new SearchFieldsCache(version);
@@ -183,10 +191,25 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async searchText(env: string, folder: string, query: TextQuery): Promise<Scored[]> {
+    if (this.textThread?.available) {
+      // Null: the thread could not start or died; the search runs here, as without it.
+      const hits = await this.textThread.search(env, folder, query);
+      if (hits) return hits;
+    }
     if (!query.words) return this.searchReader.searchText(env, folder, query);
     // One look at data_version a search (docs/decisions/0280): prepare's, which the search then takes.
     await this.textKeeper.prepare();
     return this.searchReader.searchText(env, folder, query, true);
+  }
+
+  /** Whether text searches are being answered by the text search thread (for tests and measurements). */
+  get textThreadRunning(): boolean {
+    return this.textThread?.running ?? false;
+  }
+
+  /** How many times the text search thread loaded its copy of the index; null without a thread (for tests and measurements). */
+  async textThreadLoads(): Promise<number | null> {
+    return (await this.textThread?.loads()) ?? null;
   }
 
   async searchVectors(env: string, folder: string, query: VectorQuery): Promise<Scored[]> {
@@ -357,6 +380,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async close(): Promise<void> {
+    await this.textThread?.stop();
     await this.releaseCheckpoints();
     await this.mutex.run(async () => {
       if (this.reader.open) this.reader.close();

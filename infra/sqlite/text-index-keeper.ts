@@ -3,6 +3,7 @@ import type { Statement } from './driver.js';
 import type { SqliteDb } from './open.js';
 import type { TextMemoryIndex } from './text-memory-index.js';
 import { loadTextIndex, putTexts, type TextRowText } from './text-index-load.js';
+import type { TextSearchThread } from './text-search-client.js';
 import { Tokenizer } from './text-tokens.js';
 
 /**
@@ -13,8 +14,16 @@ export const GENERATION_SCHEMA = 'CREATE TABLE IF NOT EXISTS search_generation (
 
 export { scopeOf } from './text-index-load.js';
 
+/** The process's own writer of the file, seen from the text search thread (docs/decisions/0305). */
+export type OwnWriter = {
+  /** Applies the changes the writer has posted so far. */
+  readonly takePosted: () => void;
+  /** The generation the writer is committing (or committed last). */
+  readonly committing: () => number;
+};
+
 /** A change of one document's FTS rows: its old rows' texts (null: not read) out, its new rows in. */
-type Change =
+export type Change =
   | { readonly kind: 'remove'; readonly doc: number; readonly texts: readonly string[] | null }
   | { readonly kind: 'put'; readonly doc: number; readonly scope: string; readonly key: string; readonly rows: readonly TextRowText[] };
 
@@ -45,6 +54,8 @@ export class TextIndexKeeper {
   private lastRowStatement: Statement<[], number> | null = null;
   /** Milliseconds the last load took (from its start to its end), for logs and measurements. */
   lastLoadMs = 0;
+  /** Loads begun (the first, and each after the copy was dropped), for tests and measurements. */
+  loads = 0;
 
   constructor(
     private readonly db: SqliteDb,
@@ -52,6 +63,8 @@ export class TextIndexKeeper {
     private readonly syncLoadRows = SYNC_LOAD_ROWS,
     /** The reader's data_version, shared with the search fields cache (one read a search, docs/decisions/0280). */
     private readonly version = new DataVersionLook(db),
+    /** In the text search thread, its process's own writer, whose changes come by message (docs/decisions/0305). */
+    private readonly writer: OwnWriter | null = null,
   ) {
     this.tokenizer = new Tokenizer(db);
   }
@@ -68,8 +81,9 @@ export class TextIndexKeeper {
   /** The index as the file is now; null while it loads in the background. */
   current(): TextMemoryIndex | null {
     const version = this.version.borrow();
-    if (this.index && version !== this.dataVersion && this.storedGeneration() !== this.generation) this.index = null;
-    this.dataVersion = version;
+    if (this.index && version !== this.dataVersion && this.storedGeneration() !== this.generation && !this.ownCommitInFlight()) this.index = null;
+    // Not noted while this process's own commit is on its way: the next search looks again.
+    if (this.index === null || this.storedAt === this.generation) this.dataVersion = version;
     if (!this.index && !this.loading) {
       this.lastRowStatement ??= this.db.prepare<[], number>('SELECT rowid FROM search_text ORDER BY rowid DESC LIMIT 1').pluck();
       if ((this.lastRowStatement.get() ?? 0) <= this.syncLoadRows) this.loadNow();
@@ -109,12 +123,31 @@ export class TextIndexKeeper {
     return this.tokenizer.tokenize(terms);
   }
 
+  /** The stored generation the last look read. */
+  private storedAt = -1;
+
   private storedGeneration(): number {
     this.generationStatement ??= this.db.prepare<[], number>('SELECT value FROM search_generation WHERE id = 0').pluck();
-    return this.generationStatement.get() ?? 0;
+    this.storedAt = this.generationStatement.get() ?? 0;
+    return this.storedAt;
+  }
+
+  /**
+   * In the text search thread: a stored generation this copy does not know may be this process's
+   * own writer's commit, whose changes are posted right after it. Those posted are taken first;
+   * if the copy is then one behind and the writer is committing exactly that generation, the
+   * changes are on their way (the search was posted before them: it may answer the state before
+   * the commit) and the copy is kept; anything else is another connection's or process's write.
+   */
+  private ownCommitInFlight(): boolean {
+    if (!this.writer) return false;
+    this.writer.takePosted();
+    if (this.storedAt === this.generation) return true;
+    return this.storedAt === this.generation + 1 && this.writer.committing() === this.storedAt;
   }
 
   private loadNow(): void {
+    this.loads += 1;
     const started = performance.now();
     const steps = loadTextIndex(this.file, this.tokenizer);
     let step = steps.next();
@@ -123,6 +156,7 @@ export class TextIndexKeeper {
   }
 
   private async loadInBackground(): Promise<void> {
+    this.loads += 1;
     const started = performance.now();
     try {
       const steps = loadTextIndex(this.file, this.tokenizer);
@@ -160,6 +194,8 @@ export class TextIndexKeeper {
       return;
     }
     if (!this.index) return;
+    // Already in the copy: a thread's load read the file after this commit (docs/decisions/0305).
+    if (generation <= this.generation) return;
     if (generation !== this.generation + 1) {
       this.index = null;
       return;
@@ -177,11 +213,15 @@ export class TextChanges {
   private changes: Change[] = [];
   private generation = -1;
 
-  constructor(private readonly keeper: TextIndexKeeper | null) {}
+  constructor(
+    private readonly keeper: TextIndexKeeper | null,
+    /** The text search thread's copy, which takes the changes by message (docs/decisions/0305). */
+    private readonly thread: TextSearchThread | null = null,
+  ) {}
 
-  /** Whether removed rows' texts are worth reading (only for a loaded in-memory copy). */
+  /** Whether removed rows' texts are worth reading (only for a loaded in-memory copy, or the thread's). */
   get wantsTexts(): boolean {
-    return this.keeper?.wantsChanges ?? false;
+    return (this.keeper?.wantsChanges ?? false) || (this.thread?.running ?? false);
   }
 
   removed(doc: number, texts: readonly string[] | null): void {
@@ -198,11 +238,15 @@ export class TextChanges {
     this.generation = db
       .prepare<[], { value: number }>('INSERT INTO search_generation (id, value) VALUES (0, 1) ON CONFLICT (id) DO UPDATE SET value = value + 1 RETURNING value')
       .get()!.value;
+    this.thread?.committing(this.generation);
   }
 
   /** After COMMIT: the in-memory copy takes the changes. */
   afterCommit(): void {
-    if (this.changes.length > 0) this.keeper?.apply(this.changes, this.generation);
+    if (this.changes.length > 0) {
+      this.keeper?.apply(this.changes, this.generation);
+      this.thread?.committed(this.changes, this.generation);
+    }
     this.changes = [];
   }
 

@@ -109,89 +109,95 @@ describe('in-memory text index beside FTS5 (docs/decisions/0200)', () => {
       got.forEach((hit, i) => expect(Math.abs(hit.score - want[i]!.score), `${what} score ${i}`).to.be.at.most(1e-9 * Math.abs(want[i]!.score)));
     }
 
-    it('are the FTS5 path\'s (same keys in the same order, scores within 1e-9) on a random corpus of collections, fields and locales, through writes, re-indexes and removals', async () => {
-      const file = `${tempDir()}/delivery.db`;
-      const index = new SqliteSearchIndex(file);
-      const fts5 = new SqliteSearchTables(openSqlite(file, { vectors: true }));
-      const elsewhere = openSqlite(file, { vectors: true });
-      const keeper = new TextIndexKeeper(elsewhere, file);
-      const next = random(42);
-      const keys = new Map<string, { env: string; folder: string }>();
-      let position = 0;
-      const write = (work: Parameters<SqliteSearchIndex['unitOfWork']>[2]) => index.unitOfWork('t', String(++position).padStart(20, '0'), work);
-      let compared = 0;
-      let fromMemory = 0;
-      try {
-        for (let round = 0; round < 6; round++) {
-          await write(async (tx) => {
-            for (let i = 0; i < 60; i++) {
+    // Both ways: searched on the caller's thread, and by the text search thread (docs/decisions/0305).
+    for (const textThread of [false, true]) {
+      const how = textThread ? ' (the text search thread)' : '';
+      it(`are the FTS5 path's (same keys in the same order, scores within 1e-9) on a random corpus of collections, fields and locales, through writes, re-indexes and removals${how}`, async () => {
+        const file = `${tempDir()}/delivery.db`;
+        const index = new SqliteSearchIndex(file, false, { textThread });
+        const fts5 = new SqliteSearchTables(openSqlite(file, { vectors: true }));
+        const elsewhere = openSqlite(file, { vectors: true });
+        const keeper = new TextIndexKeeper(elsewhere, file);
+        const next = random(42);
+        const keys = new Map<string, { env: string; folder: string }>();
+        let position = 0;
+        const write = (work: Parameters<SqliteSearchIndex['unitOfWork']>[2]) => index.unitOfWork('t', String(++position).padStart(20, '0'), work);
+        let compared = 0;
+        let fromMemory = 0;
+        try {
+          for (let round = 0; round < 6; round++) {
+            await write(async (tx) => {
+              for (let i = 0; i < 60; i++) {
+                const env = ENVS[Math.floor(next() * 2)]!;
+                const folder = FOLDERS[Math.floor(next() * 2)]!;
+                const key = `k${Math.floor(next() * 150)}`;
+                const known = keys.get(key) ?? { env, folder };
+                keys.set(key, known);
+                const action = next();
+                if (action < 0.1) {
+                  await tx.remove(known.env, known.folder, key);
+                } else if (action < 0.17) {
+                  await tx.index(doc(known.env, known.folder, key, null));
+                } else {
+                  await tx.index(doc(known.env, known.folder, key, { title: key }));
+                  await tx.indexSearch(known.env, known.folder, key, { texts: entries(next), vectors: [] });
+                }
+              }
+              if (round === 4) await tx.removeFolder('e2', 'f1');
+            });
+            for (let q = 0; q < 40; q++) {
               const env = ENVS[Math.floor(next() * 2)]!;
               const folder = FOLDERS[Math.floor(next() * 2)]!;
-              const key = `k${Math.floor(next() * 150)}`;
-              const known = keys.get(key) ?? { env, folder };
-              keys.set(key, known);
-              const action = next();
-              if (action < 0.1) {
-                await tx.remove(known.env, known.folder, key);
-              } else if (action < 0.17) {
-                await tx.index(doc(known.env, known.folder, key, null));
-              } else {
-                await tx.index(doc(known.env, known.folder, key, { title: key }));
-                await tx.indexSearch(known.env, known.folder, key, { texts: entries(next), vectors: [] });
+              const asked = query(next);
+              const want = fts5.searchTextFts5(env, folder, asked);
+              const what = `round ${round} ${JSON.stringify(asked)} in ${env}/${folder}`;
+              expectSame(await index.searchText(env, folder, asked), want, what);
+              const other = memoryTextSearch(keeper, env, folder, asked);
+              if (other) {
+                fromMemory += 1;
+                expectSame(other, want, `${what} (another connection)`);
               }
+              compared += want.length;
             }
-            if (round === 4) await tx.removeFolder('e2', 'f1');
-          });
-          for (let q = 0; q < 40; q++) {
-            const env = ENVS[Math.floor(next() * 2)]!;
-            const folder = FOLDERS[Math.floor(next() * 2)]!;
-            const asked = query(next);
-            const want = fts5.searchTextFts5(env, folder, asked);
-            const what = `round ${round} ${JSON.stringify(asked)} in ${env}/${folder}`;
-            expectSame(await index.searchText(env, folder, asked), want, what);
-            const other = memoryTextSearch(keeper, env, folder, asked);
-            if (other) {
-              fromMemory += 1;
-              expectSame(other, want, `${what} (another connection)`);
-            }
-            compared += want.length;
           }
+          expect(index.textThreadRunning, 'answered by the text search thread').to.equal(textThread);
+        } finally {
+          await index.close();
+          elsewhere.close();
         }
-      } finally {
-        await index.close();
-        elsewhere.close();
-      }
-      expect(compared, 'hits compared').to.be.greaterThan(500);
-      expect(fromMemory, 'queries the in-memory index answered').to.equal(240);
-    });
+        expect(compared, 'hits compared').to.be.greaterThan(500);
+        expect(fromMemory, 'queries the in-memory index answered').to.equal(240);
+      });
 
-    it('sees what another connection or process wrote to the same file (its generation), and leaves phrases to FTS5', async () => {
-      const file = `${tempDir()}/delivery.db`;
-      const reader = new SqliteSearchIndex(file);
-      const writer = new SqliteSearchIndex(file);
-      const put = (index: SqliteSearchIndex, key: string, words: string, position: string) =>
-        index.unitOfWork('t', position, async (tx) => {
-          await tx.index(doc('e', 'f', key, { title: key }));
-          await tx.indexSearch('e', 'f', key, { texts: [{ field: 'title', locale: '', text: words }], vectors: [] });
-        });
-      const find = async (words: string[]) => (await reader.searchText('e', 'f', { words, fields: ['title'], locale: null, limit: 10 })).map((h) => h.key);
-      try {
-        await put(reader, 'a', 'plum jam', '00000000000000000001');
-        expect(await find(['plum'])).to.deep.equal(['a']);
-        await put(writer, 'b', 'plum plum cake', '00000000000000000002');
-        expect(await find(['plum'])).to.deep.equal(['b', 'a']);
-        await writer.unitOfWork('t', '00000000000000000003', async (tx) => tx.remove('e', 'f', 'a'));
-        expect(await find(['plum'])).to.deep.equal(['b']);
-        expect(await find(['jam'])).to.deep.equal([]);
-        await put(reader, 'c', 'jam', '00000000000000000004');
-        expect(await find(['jam', 'plum'])).to.deep.equal(['c', 'b']);
-        const phrase = await reader.searchText('e', 'f', { phrase: ['plum', 'cake'], fields: ['title'], locale: null, limit: 10 });
-        expect(phrase.map((h) => h.key)).to.deep.equal(['b']);
-      } finally {
-        await reader.close();
-        await writer.close();
-      }
-    });
+      it(`sees what another connection or process wrote to the same file (its generation), and leaves phrases to FTS5${how}`, async () => {
+        const file = `${tempDir()}/delivery.db`;
+        const reader = new SqliteSearchIndex(file, false, { textThread });
+        const writer = new SqliteSearchIndex(file, false, { textThread });
+        const put = (index: SqliteSearchIndex, key: string, words: string, position: string) =>
+          index.unitOfWork('t', position, async (tx) => {
+            await tx.index(doc('e', 'f', key, { title: key }));
+            await tx.indexSearch('e', 'f', key, { texts: [{ field: 'title', locale: '', text: words }], vectors: [] });
+          });
+        const find = async (words: string[]) => (await reader.searchText('e', 'f', { words, fields: ['title'], locale: null, limit: 10 })).map((h) => h.key);
+        try {
+          await put(reader, 'a', 'plum jam', '00000000000000000001');
+          expect(await find(['plum'])).to.deep.equal(['a']);
+          await put(writer, 'b', 'plum plum cake', '00000000000000000002');
+          expect(await find(['plum'])).to.deep.equal(['b', 'a']);
+          await writer.unitOfWork('t', '00000000000000000003', async (tx) => tx.remove('e', 'f', 'a'));
+          expect(await find(['plum'])).to.deep.equal(['b']);
+          expect(await find(['jam'])).to.deep.equal([]);
+          await put(reader, 'c', 'jam', '00000000000000000004');
+          expect(await find(['jam', 'plum'])).to.deep.equal(['c', 'b']);
+          const phrase = await reader.searchText('e', 'f', { phrase: ['plum', 'cake'], fields: ['title'], locale: null, limit: 10 });
+          expect(phrase.map((h) => h.key)).to.deep.equal(['b']);
+          expect(reader.textThreadRunning, 'answered by the text search thread').to.equal(textThread);
+        } finally {
+          await reader.close();
+          await writer.close();
+        }
+      });
+    }
   });
 
   describe('loading', () => {

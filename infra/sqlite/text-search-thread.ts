@@ -1,0 +1,82 @@
+// The text search thread (docs/decisions/0305): the in-memory text index of one delivery index
+// file and the searches it answers, beside the service's main thread (text-search-client.ts).
+import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
+import type { Scored, TextQuery } from '../../projections/search-ports.js';
+import { DataVersionLook } from './data-version-look.js';
+import { openSqlite } from './open.js';
+import { SqliteSearchTables } from './search-tables.js';
+import { SYNC_LOAD_ROWS, TextIndexKeeper, type Change } from './text-index-keeper.js';
+
+/** What the main thread posts (in batches): a search, a question (how many loads), or the request to stop. */
+export type ThreadRequest =
+  | { readonly id: number; readonly env: string; readonly folder: string; readonly query: TextQuery }
+  | { readonly id: number; readonly loads: true }
+  | { readonly stop: true };
+/** What this thread answers a search (its hits or its failure), or how many loads its copy took. */
+export type ThreadAnswer = { readonly id: number; readonly hits?: Scored[]; readonly error?: string; readonly loads?: number };
+/** The changes of one commit of the process's writer, on the changes port. */
+export type PostedChanges = { readonly changes: readonly Change[]; readonly generation: number };
+export type ThreadData = { readonly file: string; readonly changes: MessagePort; readonly committing: BigInt64Array; readonly syncLoadRows?: number };
+
+const data = workerData as ThreadData;
+const db = openSqlite(data.file);
+
+const takePosted = (): void => {
+  for (let message = receiveMessageOnPort(data.changes); message; message = receiveMessageOnPort(data.changes)) {
+    const { changes, generation } = message.message as PostedChanges;
+    keeper.apply(changes, generation);
+  }
+};
+
+const keeper: TextIndexKeeper = new TextIndexKeeper(db, data.file, data.syncLoadRows ?? SYNC_LOAD_ROWS, new DataVersionLook(db), {
+  takePosted,
+  committing: () => Number(Atomics.load(data.committing, 0)),
+});
+const tables = new SqliteSearchTables(db, { keeper });
+// Between searches too: a long run of writes with no search must not pile its changes up in the port.
+data.changes.on('message', ({ changes, generation }: PostedChanges) => keeper.apply(changes, generation));
+
+async function search(env: string, folder: string, query: TextQuery): Promise<Scored[]> {
+  // The changes posted before this search was: a search sent after a commit sees it.
+  takePosted();
+  if (!query.words) return tables.searchText(env, folder, query);
+  await keeper.prepare();
+  return tables.searchText(env, folder, query, true);
+}
+
+const port = parentPort!;
+
+/**
+ * Answers are posted together once the searches of the turn are done, and requests come in
+ * batches (text-search-client.ts): each message wakes the other thread, system calls that cost
+ * both threads CPU (docs/decisions/0305: the process's CPU a search, medians of
+ * its runs, 564 µs with one message a search, 477 µs batched).
+ */
+let outbox: ThreadAnswer[] = [];
+const answer = (one: ThreadAnswer): void => {
+  if (outbox.length === 0) setImmediate(flush);
+  outbox.push(one);
+};
+function flush(): void {
+  const answers = outbox;
+  outbox = [];
+  port.postMessage(answers);
+}
+
+port.on('message', (requests: readonly ThreadRequest[]) => {
+  for (const request of requests) {
+    if ('stop' in request) {
+      // A load under way ends with the thread (its connection is closed with it).
+      db.close();
+      process.exit(0);
+    }
+    if ('loads' in request) {
+      answer({ id: request.id, loads: keeper.loads });
+      continue;
+    }
+    search(request.env, request.folder, request.query).then(
+      (hits) => answer({ id: request.id, hits }),
+      (error: unknown) => answer({ id: request.id, error: error instanceof Error ? error.message : String(error) }),
+    );
+  }
+});

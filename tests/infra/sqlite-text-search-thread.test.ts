@@ -105,39 +105,48 @@ describe('the text search thread (docs/decisions/0305)', () => {
     }
   });
 
-  it('falls back to the main thread when the thread cannot start', async () => {
-    const { index, put, keys } = fixture({ textThread: true, textThreadModule: 'missing-text-search-thread' });
+  /** The process warnings `work` emitted, joined by lines (the fallback warns once). */
+  async function warningsOf(work: () => Promise<void>): Promise<string> {
     const warnings: string[] = [];
     const emitWarning = process.emitWarning;
     process.emitWarning = (warning: string | Error) => void warnings.push(String(warning));
     try {
-      await put('a', 'hazel nut');
-      expect(await keys(words('hazel'))).to.deep.equal(['a']);
-      await put('b', 'hazel hazel');
-      expect(await keys(words('hazel'))).to.deep.equal(['b', 'a']);
-      expect(index.textThreadRunning).to.equal(false);
-      expect(warnings.join('\n')).to.match(/text search thread failed/);
+      await work();
     } finally {
       process.emitWarning = emitWarning;
+    }
+    return warnings.join('\n');
+  }
+
+  it('falls back to the main thread when the thread cannot start', async () => {
+    const { index, put, keys } = fixture({ textThread: true, textThreadModule: 'missing-text-search-thread' });
+    try {
+      const warnings = await warningsOf(async () => {
+        await put('a', 'hazel nut');
+        expect(await keys(words('hazel'))).to.deep.equal(['a']);
+        await put('b', 'hazel hazel');
+        expect(await keys(words('hazel'))).to.deep.equal(['b', 'a']);
+        expect(index.textThreadRunning).to.equal(false);
+      });
+      expect(warnings).to.match(/text search thread failed/);
+    } finally {
       await index.close();
     }
   });
 
   it('falls back to the main thread when the thread dies, the searches it held included', async () => {
     const { index, put, keys } = fixture({ textThread: true, textThreadModule: '../../tests/support/workers/dying-text-thread' });
-    const warnings: string[] = [];
-    const emitWarning = process.emitWarning;
-    process.emitWarning = (warning: string | Error) => void warnings.push(String(warning));
     try {
-      await put('a', 'pecan pie');
-      const held = await Promise.all([keys(words('pecan')), keys(words('pie', 'pecan'))]);
-      expect(held).to.deep.equal([['a'], ['a']]);
-      await put('b', 'pecan');
-      expect(await keys(words('pecan'))).to.deep.equal(['b', 'a']);
-      expect(index.textThreadRunning).to.equal(false);
-      expect(warnings.join('\n')).to.match(/text search thread failed.*ended \(code 3\)/);
+      const warnings = await warningsOf(async () => {
+        await put('a', 'pecan pie');
+        const held = await Promise.all([keys(words('pecan')), keys(words('pie', 'pecan'))]);
+        expect(held).to.deep.equal([['a'], ['a']]);
+        await put('b', 'pecan');
+        expect(await keys(words('pecan'))).to.deep.equal(['b', 'a']);
+        expect(index.textThreadRunning).to.equal(false);
+      });
+      expect(warnings).to.match(/text search thread failed.*ended \(code 3\)/);
     } finally {
-      process.emitWarning = emitWarning;
       await index.close();
     }
   });

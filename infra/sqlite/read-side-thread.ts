@@ -80,7 +80,7 @@ async function round(requests: readonly Apply[]): Promise<ReadSideReplies> {
         return replies;
       });
     } catch {
-      // Rolled back, what the read-model batch handed over with it: each batch again on its own below.
+      // Rolled back, and with it what the read-model batch handed over: each batch again on its own below.
       handed.forget();
     }
   }

@@ -31,6 +31,8 @@ export type Config = {
   readonly shutdownGraceMs: number;
   /** The embedded read store's read models, revisions and usage applied on a thread of their own (docs/decisions/0307). */
   readonly readSideThread: boolean;
+  /** The read side's thread applies the batches it has at once in one transaction (docs/decisions/0311). */
+  readonly readSideOneCommit: boolean;
   /** Text searches of the embedded delivery index answered by a thread of their own (docs/decisions/0305). */
   readonly textSearchThread: boolean;
 };
@@ -79,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readyMaxLag: int(env.READY_MAX_LAG, 100, 'READY_MAX_LAG'),
     shutdownGraceMs: int(env.SHUTDOWN_GRACE_MS, 10_000, 'SHUTDOWN_GRACE_MS'),
     readSideThread: onOff(env.READ_SIDE_THREAD, true, 'READ_SIDE_THREAD'),
+    readSideOneCommit: onOff(env.READ_SIDE_ONE_COMMIT, true, 'READ_SIDE_ONE_COMMIT'),
     textSearchThread: onOff(env.TEXT_SEARCH_THREAD, false, 'TEXT_SEARCH_THREAD'),
     embeddings: {
       url: env.EMBEDDINGS_URL || undefined,

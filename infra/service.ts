@@ -136,7 +136,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const front = { logger, metrics, readiness: () => readiness({ ...lagOf, projections, draining: () => draining }) };
   const target = options.wrapProjectionTarget ?? tracedTarget;
   // The read models, revisions and usage apply their batches on a thread of their own when the read store is embedded (docs/decisions/0307).
-  const readSide = config.readSideThread && stores.readModelFile !== null ? new ReadSideThread(stores.readModelFile) : null;
+  const readSide = config.readSideThread && stores.readModelFile !== null ? new ReadSideThread(stores.readModelFile, { oneCommit: config.readSideOneCommit }) : null;
   const readSideTarget = (local: ProjectionTarget, recent?: RecentDocs): ProjectionTarget => (readSide ? onReadSideThread(readSide, local, recent) : local);
   // The read models, revisions and usage start their batches a turn after the delivery index (docs/decisions/0276).
   const readModelRunner = new ProjectionRunner(eventStore, target(readSideTarget(readModels, recentResources)), { log, turnLater: true, afterBatch: refreshRouting });

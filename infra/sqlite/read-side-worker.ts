@@ -4,7 +4,7 @@ import type { Doc } from '../../projections/ports.js';
 import type { RecentDocs } from '../../projections/recent-docs.js';
 import type { ProjectionTarget } from '../../projections/runner.js';
 import { workerSource } from '../worker-source.js';
-import type { ReadSideReply, ReadSideRequest } from './read-side-messages.js';
+import type { ReadSideReplies, ReadSideReply, ReadSideRequest } from './read-side-messages.js';
 
 type Committed = Extract<ReadSideReply, { ok: true }>;
 type Pending = { readonly resolve: (reply: Committed) => void; readonly reject: (error: Error) => void };
@@ -24,26 +24,43 @@ export class ReadSideThread {
   private readonly pending = new Map<number, Pending>();
   /** Batches the thread committed (diagnostics and tests). */
   committed = 0;
+  /** Batches posted with their events, and those that named an earlier one's instead (diagnostics and tests). */
+  readonly posted = { copied: 0, named: 0 };
+  /**
+   * The last batch posted with its events. The runners take each group of events together, so
+   * the next runner's batch is often the same events (the same objects, from the event store's
+   * shared page): it names that request instead of copying them again (docs/decisions/0311).
+   */
+  private lastCopied: { readonly id: number; readonly first: StoredEvent; readonly last: StoredEvent; readonly length: number } | null = null;
 
-  constructor(private readonly file: string) {}
+  /** `oneCommit`: the thread applies the batches it has at once in one transaction (docs/decisions/0311). */
+  constructor(
+    private readonly file: string,
+    private readonly options: { readonly oneCommit: boolean } = { oneCommit: true },
+  ) {}
 
   private start(): Worker {
-    const worker = new Worker(workerSource(import.meta.url, 'read-side-thread'), { eval: true, workerData: { file: this.file } });
-    worker.on('message', (reply: ReadSideReply & { readonly id: number }) => {
-      const waiting = this.pending.get(reply.id);
-      if (!waiting) return;
-      this.pending.delete(reply.id);
-      if (reply.ok) {
-        this.committed++;
-        waiting.resolve(reply);
-      }
-      else waiting.reject(new Error(reply.message));
+    // A new thread holds no earlier batch.
+    this.lastCopied = null;
+    const worker = new Worker(workerSource(import.meta.url, 'read-side-thread'), { eval: true, workerData: { file: this.file, oneCommit: this.options.oneCommit } });
+    worker.on('message', (replies: ReadSideReplies) => {
+      for (const reply of replies) this.settle(reply);
     });
     worker.on('error', (error) => this.fail(worker, error));
     worker.on('exit', (code) => this.fail(worker, new Error(`the read side's thread ended (exit code ${code})`)));
     // After the listeners: a 'message' listener refs the port again (background-checkpoints.ts).
     worker.unref();
     return worker;
+  }
+
+  private settle(reply: ReadSideReplies[number]): void {
+    const waiting = this.pending.get(reply.id);
+    if (!waiting) return;
+    this.pending.delete(reply.id);
+    if (reply.ok) {
+      this.committed++;
+      waiting.resolve(reply);
+    } else waiting.reject(new Error(reply.message));
   }
 
   private fail(worker: Worker, error: Error): void {
@@ -58,8 +75,23 @@ export class ReadSideThread {
     const id = this.nextId++;
     return new Promise<Committed>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ kind: 'apply', id, target, events, position } satisfies ReadSideRequest);
+      worker.postMessage({ kind: 'apply', id, target, events: this.eventsOf(id, events), position } satisfies ReadSideRequest);
     });
+  }
+
+  /** `events` to post with request `id`, or the earlier request that carried the same objects. */
+  private eventsOf(id: number, events: readonly StoredEvent[]): readonly StoredEvent[] | { readonly sameAs: number } {
+    const first = events[0];
+    const last = events[events.length - 1];
+    const known = this.lastCopied;
+    // A runner's batch is its events in position order: the same first and last objects and length are the same batch.
+    if (known && first === known.first && last === known.last && events.length === known.length) {
+      this.posted.named++;
+      return { sameAs: known.id };
+    }
+    this.lastCopied = first && last ? { id, first, last, length: events.length } : null;
+    this.posted.copied++;
+    return events;
   }
 
   /** After the runners stopped: the thread closes its connections and ends. */

@@ -61,7 +61,8 @@ describe('the read side on its own thread (READ_SIDE_THREAD, docs/decisions/0307
     expect(bodies[0]).to.deep.equal(bodies[1]);
   });
 
-  it('writes the same documents and checkpoints from a log as the main thread, and hands over what a batch committed', async () => {
+  for (const oneCommit of [true, false]) {
+  it(`writes the same documents and checkpoints from a log as the main thread, and hands over what a batch committed (${oneCommit ? 'batches applied together in one transaction' : 'each batch in its own'}, docs/decisions/0311)`, async () => {
     // A log made by the service with the thread off: its read-model file is what the main thread wrote.
     const dir = tempDir();
     const s = await startTestService({ PLAN: 'pro', READ_SIDE_THREAD: 'off' }, dir);
@@ -79,7 +80,7 @@ describe('the read side on its own thread (READ_SIDE_THREAD, docs/decisions/0307
     const recent = new RecentDocs('resources');
     const locals = [readModelTarget(local, READ_MODELS, 'read-models'), readModelTarget(local, REVISION_MODELS, 'revisions'), usageTarget(local)];
     for (const target of locals) await target.prepare();
-    const thread = new ReadSideThread(file);
+    const thread = new ReadSideThread(file, { oneCommit });
     const events = new SqliteEventStore(join(dir, 'events.db'));
     try {
       const all = await events.readAll('', 100_000);
@@ -91,6 +92,8 @@ describe('the read side on its own thread (READ_SIDE_THREAD, docs/decisions/0307
       }
       expect(await readModels.checkpoint()).to.equal(all[all.length - 1]!.position);
       expect(thread.committed).to.equal(3 * Math.ceil(all.length / 7));
+      // The three targets' batch is the same events: copied to the thread once, named by the other two.
+      expect(thread.posted).to.deep.equal({ copied: Math.ceil(all.length / 7), named: 2 * Math.ceil(all.length / 7) });
       // The last batch's resources, handed over as the store holds them, frozen.
       const last = keys[keys.length - 1]!;
       const held = recent.get(last);
@@ -109,6 +112,39 @@ describe('the read side on its own thread (READ_SIDE_THREAD, docs/decisions/0307
       await local.close();
     }
     expect(rowsOf(file)).to.deep.equal(rowsOf(join(dir, 'read-models.db')));
+  });
+  }
+
+  it('applies the other batches of a round when one of them fails, each on its own (docs/decisions/0311)', async () => {
+    const dir = tempDir();
+    const s = await startTestService({ PLAN: 'pro', READ_SIDE_THREAD: 'off' }, dir);
+    const folder = await collectionWithSchema(s, 'articles');
+    await s.api('POST', v1(s, `/collections/${folder}/resources/`), { data: { title: 'one', views: 1 } });
+    await s.stop();
+
+    const file = join(tempDir(), 'read-models.db');
+    const local = new SqliteReadStore(file);
+    const thread = new ReadSideThread(file);
+    const events = new SqliteEventStore(join(dir, 'events.db'));
+    try {
+      const all = await events.readAll('', 100_000);
+      const last = all[all.length - 1]!.position;
+      const revisions = onReadSideThread(thread, readModelTarget(local, REVISION_MODELS, 'revisions'));
+      const usage = onReadSideThread(thread, usageTarget(local));
+      const broken = onReadSideThread(thread, { ...usageTarget(local), name: 'no-such-target' });
+      // Posted in one turn: the thread takes them as one round, whose transaction the broken one rolls back.
+      const outcomes = await Promise.allSettled([revisions.apply(all, last), broken.apply(all, last), usage.apply(all, last)]);
+      expect(outcomes.map((o) => o.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
+      expect(String((outcomes[1] as PromiseRejectedResult).reason)).to.match(/no read-side target named no-such-target/);
+      expect(await revisions.checkpoint()).to.equal(last);
+      expect(await usage.checkpoint()).to.equal(last);
+      expect(thread.committed).to.equal(2);
+    } finally {
+      await thread.close();
+      await events.close();
+      await local.close();
+    }
+    expect(rowsOf(file).rm_revisions).to.deep.equal(rowsOf(join(dir, 'read-models.db')).rm_revisions);
   });
 
   it('starts a new thread for a batch after the last one ended', async () => {

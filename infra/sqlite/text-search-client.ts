@@ -59,9 +59,7 @@ export class TextSearchThread {
       this.fail(error);
       return null;
     }
-    worker.on('message', (answers: readonly ThreadAnswer[]) => {
-      for (const answer of answers) this.answered(answer);
-    });
+    worker.on('message', (answer: ThreadAnswer) => this.answered(answer));
     worker.on('error', (error) => this.fail(error));
     this.exited = new Promise<void>((resolve) =>
       worker.once('exit', (code) => {
@@ -104,26 +102,17 @@ export class TextSearchThread {
     else waiting.resolve(answer);
   }
 
-  /** Requests of this turn of the event loop, posted together at its end (the thread answers in kind). */
-  private outbox: ThreadRequest[] = [];
-
   private ask(request: ThreadRequest & { readonly id: number }): Promise<ThreadAnswer | null> {
     const worker = this.start();
     if (!worker) return Promise.resolve(null);
     return new Promise<ThreadAnswer | null>((resolve, reject) => {
       if (this.pending.size === 0) worker.ref();
       this.pending.set(request.id, { resolve, reject });
-      // Each message wakes the thread: the searches of the requests read in one turn go in one
-      // (a search posted after a commit still follows its changes, posted at once on their port).
-      if (this.outbox.length === 0) setImmediate(() => this.post(worker));
-      this.outbox.push(request);
+      // Posted at once, one message a search (docs/decisions/0309): requests held for the end of
+      // the turn made the two threads take turns with ten connections instead of overlapping. A
+      // search posted after a commit still follows its changes, posted at once on their port.
+      worker.postMessage(request);
     });
-  }
-
-  private post(worker: Worker): void {
-    const requests = this.outbox;
-    this.outbox = [];
-    if (requests.length > 0 && this.worker === worker) worker.postMessage(requests);
   }
 
   /** The documents of the search, best first; null when the thread is not there to answer. */
@@ -153,8 +142,7 @@ export class TextSearchThread {
     this.stopped = true;
     const worker = this.worker;
     if (!worker) return;
-    this.outbox.push({ stop: true });
-    this.post(worker);
+    worker.postMessage({ stop: true } satisfies ThreadRequest);
     const timer = setTimeout(() => void worker.terminate(), STOP_TIMEOUT_MS);
     await this.exited;
     clearTimeout(timer);

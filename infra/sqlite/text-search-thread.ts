@@ -7,7 +7,7 @@ import { openSqlite } from './open.js';
 import { SqliteSearchTables } from './search-tables.js';
 import { SYNC_LOAD_ROWS, TextIndexKeeper, type Change } from './text-index-keeper.js';
 
-/** What the main thread posts (in batches): a search, a question (how many loads), or the request to stop. */
+/** What the main thread posts (one a message): a search, a question (how many loads), or the request to stop. */
 export type ThreadRequest =
   | { readonly id: number; readonly env: string; readonly folder: string; readonly query: TextQuery }
   | { readonly id: number; readonly loads: true }
@@ -47,36 +47,23 @@ async function search(env: string, folder: string, query: TextQuery): Promise<Sc
 const port = parentPort!;
 
 /**
- * Answers are posted together once the searches of the turn are done, and requests come in
- * batches (text-search-client.ts): each message wakes the other thread, system calls that cost
- * both threads CPU (docs/decisions/0305: the process's CPU a search, medians of
- * its runs, 564 µs with one message a search, 477 µs batched).
+ * Each answer is posted as soon as its search is done, and each request comes on its own
+ * (text-search-client.ts): answers held until the thread's queue was empty went back to the main
+ * thread nearly all ten at once, which then wrote them all while this thread waited for the next
+ * requests; the two threads took turns instead of overlapping (docs/decisions/0309).
  */
-let outbox: ThreadAnswer[] = [];
-const answer = (one: ThreadAnswer): void => {
-  if (outbox.length === 0) setImmediate(flush);
-  outbox.push(one);
-};
-function flush(): void {
-  const answers = outbox;
-  outbox = [];
-  port.postMessage(answers);
-}
-
-port.on('message', (requests: readonly ThreadRequest[]) => {
-  for (const request of requests) {
-    if ('stop' in request) {
-      // A load under way ends with the thread (its connection is closed with it).
-      db.close();
-      process.exit(0);
-    }
-    if ('loads' in request) {
-      answer({ id: request.id, loads: keeper.loads });
-      continue;
-    }
-    search(request.env, request.folder, request.query).then(
-      (hits) => answer({ id: request.id, hits }),
-      (error: unknown) => answer({ id: request.id, error: error instanceof Error ? error.message : String(error) }),
-    );
+port.on('message', (request: ThreadRequest) => {
+  if ('stop' in request) {
+    // A load under way ends with the thread (its connection is closed with it).
+    db.close();
+    process.exit(0);
   }
+  if ('loads' in request) {
+    port.postMessage({ id: request.id, loads: keeper.loads } satisfies ThreadAnswer);
+    return;
+  }
+  search(request.env, request.folder, request.query).then(
+    (hits) => port.postMessage({ id: request.id, hits } satisfies ThreadAnswer),
+    (error: unknown) => port.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) } satisfies ThreadAnswer),
+  );
 });

@@ -76,6 +76,31 @@ describe('the text search thread (docs/decisions/0305)', () => {
     }
   });
 
+  it('matches each answer to its search with many in flight, each posted at once between commits (docs/decisions/0309)', async () => {
+    const { index, put, keys } = fixture();
+    try {
+      await put('seed', 'maple');
+      await keys(words('maple'));
+      // Every search is posted as it is asked, one message each, and answered as it is done: each
+      // asks for its own word, written just before it, while later writes commit around it.
+      const searches: Promise<string[]>[] = [];
+      for (let i = 0; i < 40; i++) {
+        await put(`m${i}`, `maple u${i}`);
+        searches.push(keys(words(`u${i}`)));
+        if (i % 4 === 0) searches.push(...Array.from({ length: 5 }, () => keys(words(`u${i}`))));
+      }
+      const answers = await Promise.all(searches);
+      let at = 0;
+      for (let i = 0; i < 40; i++) {
+        for (let n = i % 4 === 0 ? 6 : 1; n > 0; n--) expect(answers[at++], `search for u${i}`).to.deep.equal([`m${i}`]);
+      }
+      expect(await keys(words('maple'))).to.have.length(41);
+      expect(await index.textThreadLoads(), 'loads of the thread\'s copy').to.equal(1);
+    } finally {
+      await index.close();
+    }
+  });
+
   it('keeps its copy through a commit of its own process whose changes are on their way, and drops it for anyone else\'s', async () => {
     // The thread's keeper, driven by hand: the writer is another index on the file, and what the
     // thread would learn from its process's writer (the generation being committed) is set here.

@@ -134,7 +134,8 @@ export class TextIndexKeeper {
 
   /**
    * In the text search thread: a stored generation this copy does not know may be this process's
-   * own writer's commit, whose changes are posted right after it. Those posted are taken first;
+   * own writer's commit, whose changes are posted right after it. Those posted are taken first
+   * (they may take the copy past the generation read, if the writer committed again meanwhile);
    * if the copy is then one behind and the writer is committing exactly that generation, the
    * changes are on their way (the search was posted before them: it may answer the state before
    * the commit) and the copy is kept; anything else is another connection's or process's write.
@@ -142,7 +143,9 @@ export class TextIndexKeeper {
   private ownCommitInFlight(): boolean {
     if (!this.writer) return false;
     this.writer.takePosted();
-    if (this.storedAt === this.generation) return true;
+    // At or past what the look read: the writer committed again between the read and the take,
+    // and its changes (posted after that later COMMIT) are in the copy already.
+    if (this.storedAt <= this.generation) return true;
     return this.storedAt === this.generation + 1 && this.writer.committing() === this.storedAt;
   }
 

@@ -23,7 +23,7 @@ ENV NODE_ENV=production \
     PORT=3000 \
     DELIVERY_PORT=3001 \
     DATA_DIR=/data \
-    NODE_OPTIONS="--max-old-space-size=1024 --max-semi-space-size=32"
+    NODE_OPTIONS="--max-old-space-size=1024 --max-semi-space-size=16"
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules

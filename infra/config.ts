@@ -82,7 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: int(env.SHUTDOWN_GRACE_MS, 10_000, 'SHUTDOWN_GRACE_MS'),
     readSideThread: onOff(env.READ_SIDE_THREAD, true, 'READ_SIDE_THREAD'),
     readSideOneCommit: onOff(env.READ_SIDE_ONE_COMMIT, true, 'READ_SIDE_ONE_COMMIT'),
-    textSearchThread: onOff(env.TEXT_SEARCH_THREAD, false, 'TEXT_SEARCH_THREAD'),
+    textSearchThread: onOff(env.TEXT_SEARCH_THREAD, true, 'TEXT_SEARCH_THREAD'),
     embeddings: {
       url: env.EMBEDDINGS_URL || undefined,
       model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small',

@@ -9,13 +9,14 @@ export const HEAP_LIMIT_MB = 1024;
 export const HEAP_LIMIT_FLAG = `--max-old-space-size=${HEAP_LIMIT_MB}`;
 
 /**
- * The most each of V8's two young-generation semi-spaces may grow to, in MB: twice Node 20's
- * default of 16. A create allocates about 110 KB that mostly dies young; with 32 writers in
- * flight a larger young generation is collected half as often, and a young collection costs
- * what survives it, not what died, so fewer collections do less work (docs/decisions/0291).
- * At most 32 MB more resident memory once the young generation has grown.
+ * The most each of V8's two young-generation semi-spaces may grow to, in MB: Node 20's default
+ * of 16, pinned. V8 applies this flag to every isolate of the process, each worker thread's
+ * included (it overrides a worker's `resourceLimits`), so each thread's young generation may
+ * grow to twice this. 0291 had doubled it for the creates' collections; with the text search
+ * thread on by default that cost about 90 MB of resident memory in the search service and no
+ * CPU a create that pairs could show (docs/decisions/0312).
  */
-export const SEMI_SPACE_MB = 32;
+export const SEMI_SPACE_MB = 16;
 export const SEMI_SPACE_FLAG = `--max-semi-space-size=${SEMI_SPACE_MB}`;
 
 /** Every V8 flag a start of the service passes, in this order. */

@@ -37,7 +37,7 @@ describe('the heap limit of every start of the service', () => {
     expect(mb).to.be.below(HEAP_LIMIT_MB + 256);
   });
 
-  it('lets the young generation grow to two semi-spaces of SEMI_SPACE_MB (docs/decisions/0291)', () => {
+  it('lets the young generation grow to two semi-spaces of SEMI_SPACE_MB (docs/decisions/0291, 0312)', () => {
     const script = 'const v8=require("v8");let k=[];for(let i=0;i<3e6;i++){k.push({a:i,b:"x"+i});if(k.length>50000)k=[]}process.stdout.write(String(v8.getHeapSpaceStatistics().find((s)=>s.space_name==="new_space").space_size))';
     const grown = (flags: readonly string[]) => Number(execFileSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' })) / 1024 / 1024;
     expect(grown(SERVICE_V8_FLAGS)).to.equal(2 * SEMI_SPACE_MB);

@@ -33,7 +33,7 @@ export type Config = {
   readonly readSideThread: boolean;
   /** The read side's thread applies the batches it has at once in one transaction (docs/decisions/0311). */
   readonly readSideOneCommit: boolean;
-  /** Text searches of the embedded delivery index answered by a thread of their own (docs/decisions/0305). */
+  /** Text searches of the embedded delivery index answered by a thread of their own (docs/decisions/0305; on by default, 0312). */
   readonly textSearchThread: boolean;
 };
 

@@ -11,7 +11,7 @@ import { keysOf } from '../support/search-fixtures.js';
  * (docs/decisions/0170, 0172): typo tolerance, `offset`, hybrid weight defaults, bounds that clamp
  * instead of refusing.
  */
-// Text searches by the text search thread and on the main thread (the default; docs/decisions/0305).
+// Text searches by the text search thread (the default, docs/decisions/0312) and on the main thread (docs/decisions/0305).
 for (const thread of ['on', 'off']) {
   describe(`delivery search rules: typo tolerance, offset, weights, bounds${thread === 'off' ? ' (TEXT_SEARCH_THREAD=off)' : ''}`, function () {
     this.timeout(120_000);

@@ -7,7 +7,7 @@ import { startTestService, type TestService } from '../support/service.js';
 import { keysOf, unitVector } from '../support/search-fixtures.js';
 
 
-// Text searches by the text search thread and on the main thread (the default; docs/decisions/0305).
+// Text searches by the text search thread (the default, docs/decisions/0312) and on the main thread (docs/decisions/0305).
 for (const thread of ['on', 'off']) {
   describe(`delivery search: POST {prefix}/{collection}/_search${thread === 'off' ? ' (TEXT_SEARCH_THREAD=off)' : ''}`, function () {
     // The first run on a machine converts the word vectors once (seconds; more on a busy CI).

@@ -41,6 +41,7 @@ import { timedEventStore } from './observability/timed-event-store.js';
 import { markStage, stageNow, tracedListener, tracedTarget } from './observability/stage-trace.js';
 import { closeStores, openStores } from './stores.js';
 import { onReadSideThread, ReadSideThread } from './sqlite/read-side-worker.js';
+import { SqliteEventStore } from './sqlite/event-store.js';
 import type { SearchIndex } from '../projections/ports.js';
 
 export type Service = {
@@ -136,7 +137,12 @@ export async function startService(config: Config, logger: Logger = createLogger
   const front = { logger, metrics, readiness: () => readiness({ ...lagOf, projections, draining: () => draining }) };
   const target = options.wrapProjectionTarget ?? tracedTarget;
   // The read models, revisions and usage apply their batches on a thread of their own when the read store is embedded (docs/decisions/0307).
-  const readSide = config.readSideThread && stores.readModelFile !== null ? new ReadSideThread(stores.readModelFile, { oneCommit: config.readSideOneCommit }) : null;
+  const readSide =
+    config.readSideThread && stores.readModelFile !== null
+      ? new ReadSideThread(stores.readModelFile, { oneCommit: config.readSideOneCommit, preview: config.readSidePreview })
+      : null;
+  // Each group committed goes to the thread before its WAL sync, applied meanwhile, committed once its batches come (docs/decisions/0313).
+  if (readSide && config.readSidePreview && stores.eventStore instanceof SqliteEventStore) stores.eventStore.onCommitted((rows) => readSide.preview(rows));
   const readSideTarget = (local: ProjectionTarget, recent?: RecentDocs): ProjectionTarget => (readSide ? onReadSideThread(readSide, local, recent) : local);
   // The read models, revisions and usage start their batches a turn after the delivery index (docs/decisions/0276).
   const readModelRunner = new ProjectionRunner(eventStore, target(readSideTarget(readModels, recentResources)), { log, turnLater: true, afterBatch: refreshRouting });

@@ -48,6 +48,9 @@ type Pending = {
 
 type Outcome = { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly error: unknown };
 
+/** A row a group commit wrote, as stored (`data` and `metadata` are the stored JSON text). */
+export type CommittedRow = { readonly position: Position; readonly id: string; readonly stream: string; readonly revision: number; readonly type: string; readonly data: string; readonly metadata: string };
+
 /** A committed group whose callers wait for the WAL sync: its positions run from `first`; `seq` counts groups in commit order. */
 type Unsynced = { readonly seq: number; readonly first: number; readonly answers: readonly (() => void)[]; readonly refusals: readonly ((error: unknown) => void)[] };
 
@@ -122,6 +125,10 @@ export class SqliteEventStore implements EventStore {
   private readonly heads: StreamHeads;
   /** The hash of the newest row (tamper evidence, docs/decisions/0071): re-read at open and after a failed append. */
   private lastHash: string;
+  /** Told each group's rows after its commit, before its WAL sync (the read side's preview, docs/decisions/0313). */
+  private committedListener: ((rows: readonly CommittedRow[]) => void) | null = null;
+  /** The rows of the group being committed, kept only while a listener is set. */
+  private committing: CommittedRow[] | null = null;
 
   /** `walSync` replaces the WAL sync (tests hold it back or make it fail). */
   constructor(file: string, options: { readonly walSync?: WalSync } = {}) {
@@ -170,6 +177,7 @@ export class SqliteEventStore implements EventStore {
       const info = this.statements.insert.run(row.id, stream, revision, row.type, row.data, row.metadata, hash);
       this.lastHash = hash;
       position = Number(info.lastInsertRowid);
+      this.committing?.push({ position: toPosition(position), id: row.id, stream, revision, type: row.type, data: row.data, metadata: row.metadata });
     }
     return { revision, position: toPosition(position) };
   };
@@ -191,14 +199,17 @@ export class SqliteEventStore implements EventStore {
       if (this.failure !== null) throw this.failure;
       if (this.closing || !this.db.open) throw new Error('the event store is closed');
       const one = this.db.transaction(this.appendTx);
+      this.committing = this.committedListener ? [] : null;
       outcomes = this.db
         .transaction((appends: readonly Pending[]) =>
           appends.map((p): Outcome => {
+            const kept = this.committing?.length ?? 0;
             try {
               return { ok: true, result: one(p.stream, p.events, p.expected) };
             } catch (error) {
               // The rows this append hashed in memory were rolled back with its savepoint.
               this.lastHash = lastEventHash(this.db);
+              if (this.committing) this.committing.length = kept;
               return { ok: false, error };
             }
           }),
@@ -206,6 +217,7 @@ export class SqliteEventStore implements EventStore {
         .immediate(group);
     } catch (error) {
       // The whole group was rolled back, with the hashes chained in memory.
+      this.committing = null;
       if (this.db.open) this.lastHash = lastEventHash(this.db);
       for (const p of group) p.reject(error);
       return;
@@ -213,6 +225,8 @@ export class SqliteEventStore implements EventStore {
     this.stats.commits += 1;
     this.stats.appends += group.length;
     markStage('commit', started, group.length);
+    const rows = this.committing;
+    this.committing = null;
     const answers: (() => void)[] = [];
     const refusals: ((error: unknown) => void)[] = [];
     let first = NO_BOUND;
@@ -231,6 +245,14 @@ export class SqliteEventStore implements EventStore {
     if (answers.length === 0) return;
     this.unsynced.push({ seq: ++this.groups, first, answers, refusals });
     this.startSync();
+    // After the sync started: the listener's work overlaps it. What it does is not the append's outcome.
+    if (rows && rows.length > 0) {
+      try {
+        this.committedListener?.(rows);
+      } catch {
+        /* a preview not taken is only work not saved */
+      }
+    }
   }
 
   /**
@@ -315,6 +337,15 @@ export class SqliteEventStore implements EventStore {
     const last = stored[stored.length - 1];
     if (!same || !last) throw new Error(`event ids of a retried append to ${stream} do not match the stored ones`);
     return { revision: last.revision, position: toPosition(last.position) };
+  }
+
+  /**
+   * `listener` is told the rows of each group commit right after it, before the WAL sync that
+   * makes them durable and readable (docs/decisions/0313): it may prepare work from them, never
+   * let anyone see them; a group whose sync fails is never readable. One listener; null removes it.
+   */
+  onCommitted(listener: ((rows: readonly CommittedRow[]) => void) | null): void {
+    this.committedListener = listener;
   }
 
   /** Queued for the next group commit, which runs once the event loop has handled what is ready now. */

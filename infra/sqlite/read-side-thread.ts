@@ -12,11 +12,14 @@ import { readModelTarget } from '../../projections/read-model-target.js';
 import type { ProjectionTarget } from '../../projections/runner.js';
 import { usageTarget } from '../../projections/usage.js';
 import { SqliteReadStore } from './read-store.js';
+import type { CommittedRow } from './event-store.js';
 import type { ReadSideReplies, ReadSideReply, ReadSideRequest } from './read-side-messages.js';
+
+type Handed = { readonly docs: ReadonlyMap<string, Doc | null>; readonly removed: boolean };
 
 /** What a committed batch left of one collection, kept to be posted with the batch's outcome. */
 class HandedDocs extends RecentDocs {
-  last: { readonly docs: ReadonlyMap<string, Doc | null>; readonly removed: boolean } | null = null;
+  last: Handed | null = null;
 
   override committed(values: ReadonlyMap<string, Doc | null>, dropOlder: boolean): void {
     this.last = { docs: values, removed: dropOlder };
@@ -29,7 +32,7 @@ class HandedDocs extends RecentDocs {
 
 const port = parentPort;
 if (!port) throw new Error('read-side-thread runs in a worker thread');
-const { file, oneCommit } = workerData as { readonly file: string; readonly oneCommit: boolean };
+const { file, oneCommit, previewMs } = workerData as { readonly file: string; readonly oneCommit: boolean; readonly previewMs: number };
 // The main thread's store of the same file keeps its checkpoint thread: none started here.
 const store = new SqliteReadStore(file, undefined, { checkpointThread: false });
 const handed = new HandedDocs('resources');
@@ -93,12 +96,139 @@ const queued: Apply[] = [];
 let running = false;
 let closing = false;
 
-/** Rounds one after another: a round's transaction is never open beside another's units. */
+/** The highest position a round applied: a preview at or below it holds events already applied. */
+let appliedUpTo: Position = '';
+const noteApplied = (requests: readonly Apply[]): void => {
+  for (const { position } of requests) if (position > appliedUpTo) appliedUpTo = position;
+};
+
+/** Groups previewed and not yet opened, oldest first (docs/decisions/0313): the next batches are the oldest group's. */
+const waitingPreviews: (readonly CommittedRow[])[] = [];
+/** More waiting than this: the oldest are dropped (the thread is far behind; their batches come without them). */
+const WAITING_MAX = 4;
+/** While a preview is open: looks at the batches queued (called as each arrives). */
+let claim: (() => void) | null = null;
+
+/** Rounds one after another, and previews between them: a transaction is never open beside another's units. */
 async function drain(): Promise<void> {
   running = true;
-  while (queued.length > 0) port!.postMessage(await round(queued.splice(0)));
+  for (;;) {
+    if (queued.length > 0) {
+      const requests = queued.splice(0);
+      port!.postMessage(await round(requests));
+      noteApplied(requests);
+      continue;
+    }
+    const rows = waitingPreviews.shift();
+    if (rows === undefined || closing) break;
+    // Skipped when its batches came and were applied before the thread got to it.
+    if (rows[0]!.position > appliedUpTo) await previewRound(rows);
+  }
   running = false;
   if (closing) void store.close().finally(() => port!.close());
+}
+
+/** As the event store parses a row of `$all` (event-store.ts): the preview's events are the batches' own. */
+const toStored = (row: CommittedRow): StoredEvent => ({
+  id: row.id,
+  stream: row.stream,
+  revision: row.revision,
+  position: row.position,
+  type: row.type,
+  data: JSON.parse(row.data),
+  metadata: JSON.parse(row.metadata),
+});
+
+const PREVIEWED = [...targets.keys()];
+
+/** Whether `request`'s batch starts with exactly the preview's events (its target's checkpoint is just before them). */
+const covers = (request: Apply, events: readonly StoredEvent[]): boolean =>
+  targets.has(request.target) &&
+  request.events.length >= events.length &&
+  events.every((event, i) => request.events[i]!.position === event.position && request.events[i]!.id === event.id);
+
+/**
+ * The batches that claim the open preview: one of each target, each starting with its events.
+ * Resolves with them (taken from the queue) once they are all queued; with null as soon as a
+ * queued batch does not match, when the others of the round have not come a turn after the first
+ * (a paused runner), when the thread closes, or after `previewMs` (the sync failed or is slow).
+ */
+function claimFor(events: readonly StoredEvent[]): Promise<Apply[] | null> {
+  return new Promise((resolve) => {
+    let waitingTurn = false;
+    const done = (requests: Apply[] | null): void => {
+      clearTimeout(timer);
+      claim = null;
+      resolve(requests);
+    };
+    const look = (last: boolean): void => {
+      if (claim !== check) return;
+      if (closing) return done(null);
+      if (queued.length === 0) return last ? done(null) : undefined;
+      if (!queued.every((request) => covers(request, events))) return done(null);
+      const names = new Set(queued.map((request) => request.target));
+      if (names.size < queued.length) return done(null);
+      if (names.size === PREVIEWED.length) return done(queued.splice(0));
+      if (last) return done(null);
+      // The runners post a group's batches in one turn of the main thread: the others come with it.
+      if (!waitingTurn) {
+        waitingTurn = true;
+        setImmediate(() => look(true));
+      }
+    };
+    const check = (): void => look(false);
+    const timer = setTimeout(() => done(null), previewMs);
+    claim = check;
+    check();
+  });
+}
+
+/** The read-model batch's hand-over after a preview: what the preview left, and what the rest of its batch left over it. */
+function afterPreview(preview: Handed | null, rest: ReadSideReply): ReadSideReply {
+  if (!rest.ok || preview === null || rest.handed?.removed) return rest;
+  const docs = new Map(preview.docs);
+  for (const [id, doc] of rest.handed?.docs ?? []) docs.set(id, doc);
+  return { ok: true, handed: { docs, removed: preview.removed } };
+}
+
+class Unclaimed extends Error {}
+
+/**
+ * A group's events applied through the three targets during its WAL sync, in a transaction left
+ * open (docs/decisions/0313): no reader sees them. When the runners' batches for them come (after
+ * the sync, from `$all`, unchanged), each starting with the preview's events, the rest of each
+ * batch and its checkpoint are written into the same transaction and it commits: the round's
+ * reply comes without applying the group after the sync. Otherwise it rolls back and the batches
+ * are applied as without previews.
+ */
+async function previewRound(rows: readonly CommittedRow[]): Promise<void> {
+  let claimed: Apply[] | null = null;
+  try {
+    const events = rows.map(toStored);
+    const replies = await store.unitsTogether(async () => {
+      let preview: Handed | null = null;
+      const last = events[events.length - 1]!.position;
+      for (const name of PREVIEWED) {
+        // Checkpoints move to the preview's end here; each claiming batch writes its own below, or all roll back.
+        const reply = await apply(name, events, last);
+        if (name === 'read-models' && reply.ok && reply.handed) preview = reply.handed;
+      }
+      claimed = await claimFor(events);
+      if (claimed === null) throw new Unclaimed();
+      const replies: ReadSideReplies[number][] = [];
+      for (const request of claimed) {
+        const rest = await apply(request.target, request.events.slice(events.length), request.position);
+        replies.push({ ...(request.target === 'read-models' ? afterPreview(preview, rest) : rest), id: request.id, previewed: true });
+      }
+      return replies;
+    });
+    port!.postMessage(replies);
+    noteApplied(claimed!);
+  } catch {
+    // Rolled back with what the preview handed over; the batches, claimed or still queued, are applied as without it.
+    handed.forget();
+    if (claimed !== null) queued.unshift(...(claimed as Apply[]));
+  }
 }
 
 /** The events of the last request that carried them (the main thread names them instead of copying them again). */
@@ -119,7 +249,17 @@ function withEvents(request: Extract<ReadSideRequest, { kind: 'apply' }>): Apply
 port.on('message', (message: ReadSideRequest) => {
   if (message.kind === 'close') {
     closing = true;
-    // Without rounds, the store's close waits behind the units of work already started (its mutex).
+    // An open preview rolls back; without rounds, the store's close waits behind the units of work already started (its mutex).
+    claim?.();
+    if (!running) void drain();
+    return;
+  }
+  if (message.kind === 'preview') {
+    // Previews need rounds: without them each batch commits on its own, beside any open transaction.
+    if (!oneCommit || message.rows.length === 0) return;
+    waitingPreviews.push(message.rows);
+    if (waitingPreviews.length > WAITING_MAX) waitingPreviews.shift();
+    // At once, not a turn later: the point is to work while the sync runs.
     if (!running) void drain();
     return;
   }
@@ -136,6 +276,7 @@ port.on('message', (message: ReadSideRequest) => {
     return;
   }
   queued.push(request);
+  if (claim) return claim();
   // A turn later: the batches posted meanwhile (the other runners' of the same group) join this round.
   if (!running) {
     running = true;

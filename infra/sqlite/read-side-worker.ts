@@ -4,6 +4,7 @@ import type { Doc } from '../../projections/ports.js';
 import type { RecentDocs } from '../../projections/recent-docs.js';
 import type { ProjectionTarget } from '../../projections/runner.js';
 import { workerSource } from '../worker-source.js';
+import type { CommittedRow } from './event-store.js';
 import type { ReadSideReplies, ReadSideReply, ReadSideRequest } from './read-side-messages.js';
 
 type Committed = Extract<ReadSideReply, { ok: true }>;
@@ -11,6 +12,13 @@ type Pending = { readonly resolve: (reply: Committed) => void; readonly reject: 
 
 /** How long closing waits for the thread to close its connections before ending it. */
 const CLOSE_TIMEOUT_MS = 5_000;
+
+/**
+ * How long the thread keeps a preview's transaction open for its batches (docs/decisions/0313):
+ * a sync takes 2.5 to 4 ms; the read-model file's write lock is held meanwhile, and a writer of
+ * the main thread (the cascades' checkpoint, a rebuild's swap) waits for it.
+ */
+const PREVIEW_MS = 50;
 
 /**
  * The read side's thread seen from the main thread (docs/decisions/0307): each batch of the read
@@ -26,6 +34,8 @@ export class ReadSideThread {
   committed = 0;
   /** Batches posted with their events, and those that named an earlier one's instead (diagnostics and tests). */
   readonly posted = { copied: 0, named: 0 };
+  /** Groups posted as previews, and batches committed from one (diagnostics and tests, docs/decisions/0313). */
+  readonly previews = { posted: 0, committed: 0 };
   /**
    * The last batch posted with its events. The runners take each group of events together, so
    * the next runner's batch is often the same events (the same objects, from the event store's
@@ -33,16 +43,22 @@ export class ReadSideThread {
    */
   private lastCopied: { readonly id: number; readonly first: StoredEvent; readonly last: StoredEvent; readonly length: number } | null = null;
 
-  /** `oneCommit`: the thread applies the batches it has at once in one transaction (docs/decisions/0311). */
+  /**
+   * `oneCommit`: the thread applies the batches it has at once in one transaction (docs/decisions/0311);
+   * `preview`: with it, `preview` posts each group committed, applied during its sync (0313).
+   */
   constructor(
     private readonly file: string,
-    private readonly options: { readonly oneCommit: boolean } = { oneCommit: true },
+    private readonly options: { readonly oneCommit: boolean; readonly preview?: boolean; readonly previewMs?: number } = { oneCommit: true },
   ) {}
 
   private start(): Worker {
     // A new thread holds no earlier batch.
     this.lastCopied = null;
-    const worker = new Worker(workerSource(import.meta.url, 'read-side-thread'), { eval: true, workerData: { file: this.file, oneCommit: this.options.oneCommit } });
+    const worker = new Worker(workerSource(import.meta.url, 'read-side-thread'), {
+      eval: true,
+      workerData: { file: this.file, oneCommit: this.options.oneCommit, previewMs: this.options.previewMs ?? PREVIEW_MS },
+    });
     worker.on('message', (replies: ReadSideReplies) => {
       for (const reply of replies) this.settle(reply);
     });
@@ -59,6 +75,7 @@ export class ReadSideThread {
     this.pending.delete(reply.id);
     if (reply.ok) {
       this.committed++;
+      if (reply.previewed) this.previews.committed++;
       waiting.resolve(reply);
     } else waiting.reject(new Error(reply.message));
   }
@@ -77,6 +94,17 @@ export class ReadSideThread {
       this.pending.set(id, { resolve, reject });
       worker.postMessage({ kind: 'apply', id, target, events: this.eventsOf(id, events), position } satisfies ReadSideRequest);
     });
+  }
+
+  /**
+   * A group the event store just committed, before its WAL sync (its `onCommitted`): the thread
+   * applies it and keeps the transaction open until the runners' batches for it come (0313).
+   * Only to a thread already running (the first batch starts one) and with rounds on.
+   */
+  preview(rows: readonly CommittedRow[]): void {
+    if (!this.worker || !this.options.preview || !this.options.oneCommit || rows.length === 0) return;
+    this.previews.posted++;
+    this.worker.postMessage({ kind: 'preview', rows } satisfies ReadSideRequest);
   }
 
   /** `events` to post with request `id`, or the earlier request that carried the same objects. */

@@ -8,7 +8,7 @@ import { readModelTarget } from '../../projections/read-model-target.js';
 import { RecentDocs } from '../../projections/recent-docs.js';
 import type { ProjectionTarget } from '../../projections/runner.js';
 import { usageTarget } from '../../projections/usage.js';
-import { SqliteEventStore } from '../../infra/sqlite/event-store.js';
+import { SqliteEventStore, type CommittedRow } from '../../infra/sqlite/event-store.js';
 import { openSqlite } from '../../infra/sqlite/open.js';
 import { SqliteReadStore } from '../../infra/sqlite/read-store.js';
 import { onReadSideThread, ReadSideThread } from '../../infra/sqlite/read-side-worker.js';
@@ -32,6 +32,36 @@ function rowsOf(file: string): Record<string, unknown[]> {
     db.close();
   }
 }
+
+/** A service's log, made with the read side on the main thread: its read-model file is what the main thread wrote. */
+async function serviceLog(): Promise<string> {
+  const dir = tempDir();
+  const s = await startTestService({ PLAN: 'pro', READ_SIDE_THREAD: 'off' }, dir);
+  const folder = await collectionWithSchema(s, 'articles');
+  const keys: string[] = [];
+  for (let round = 0; round < 3; round++) {
+    const replies = await Promise.all(Array.from({ length: 8 }, (_, i) => s.api('POST', v1(s, `/collections/${folder}/resources/`), { data: { title: `t${round}-${i}`, views: i } })));
+    for (const r of replies) keys.push(r.body.key as string);
+  }
+  await s.api('DELETE', v1(s, `/collections/${folder}/resources/${keys[0]}/`));
+  await s.stop();
+  return dir;
+}
+
+/** The log's rows as a group commit tells them (event-store.ts `onCommitted`). */
+function committedRows(eventsFile: string): CommittedRow[] {
+  const db = openSqlite(eventsFile);
+  try {
+    return db
+      .prepare<[], Omit<CommittedRow, 'position'> & { position: number }>('SELECT position, id, stream, revision, type, data, metadata FROM events ORDER BY position')
+      .all()
+      .map((row) => ({ ...row, position: String(row.position).padStart(20, '0') }));
+  } finally {
+    db.close();
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the read side on its own thread (READ_SIDE_THREAD, docs/decisions/0307)', function () {
   this.timeout(60_000);
@@ -145,6 +175,167 @@ describe('the read side on its own thread (READ_SIDE_THREAD, docs/decisions/0307
       await local.close();
     }
     expect(rowsOf(file).rm_revisions).to.deep.equal(rowsOf(join(dir, 'read-models.db')).rm_revisions);
+  });
+
+  describe('previews: a group applied during its sync, committed when its batches come (READ_SIDE_PREVIEW, docs/decisions/0313)', () => {
+    let dir: string;
+    before(async () => {
+      dir = await serviceLog();
+    });
+
+    /**
+     * Replays the log through a thread with previews in batches of 7 (all three targets), calling
+     * `before` ahead of each batch to post previews; returns the thread's counts, and checks the
+     * rows, checkpoints and hand-over against the main thread's.
+     */
+    async function replay(
+      before: (at: number, rows: readonly CommittedRow[], thread: ReadSideThread, file: string) => Promise<void> | void,
+      options: { readonly previewMs?: number; readonly apart?: (at: number) => boolean } = {},
+    ): Promise<{ readonly previews: ReadSideThread['previews']; readonly committed: number }> {
+      const file = join(tempDir(), 'read-models.db');
+      const local = new SqliteReadStore(file);
+      const recent = new RecentDocs('resources');
+      const locals = [readModelTarget(local, READ_MODELS, 'read-models'), readModelTarget(local, REVISION_MODELS, 'revisions'), usageTarget(local)];
+      for (const target of locals) await target.prepare();
+      const thread = new ReadSideThread(file, { oneCommit: true, preview: true, ...(options.previewMs ? { previewMs: options.previewMs } : {}) });
+      const events = new SqliteEventStore(join(dir, 'events.db'));
+      const rows = committedRows(join(dir, 'events.db'));
+      try {
+        const all = await events.readAll('', 100_000);
+        expect(rows.map((r) => r.position)).to.deep.equal(all.map((e) => e.position));
+        const [readModels, revisions, usage] = locals.map((t, i) => onReadSideThread(thread, t, i === 0 ? recent : undefined)) as [ProjectionTarget, ProjectionTarget, ProjectionTarget];
+        for (let at = 0; at < all.length; at += 7) {
+          const batch = all.slice(at, at + 7);
+          const position = batch[batch.length - 1]!.position;
+          await before(at, rows, thread, file);
+          if (options.apart?.(at)) {
+            // A paused runner: its batch comes after the others were answered.
+            await Promise.all([readModels.apply(batch, position), revisions.apply(batch, position)]);
+            await usage.apply(batch, position);
+          } else await Promise.all([readModels.apply(batch, position), revisions.apply(batch, position), usage.apply(batch, position)]);
+        }
+        expect(await readModels.checkpoint()).to.equal(all[all.length - 1]!.position);
+        // The last batch's resources, handed over as the store holds them.
+        const lastCreated = [...all].reverse().find((e) => e.type === 'ResourceCreated')!;
+        const key = (lastCreated.data as { key: string }).key;
+        expect(recent.get(key)).to.deep.equal(await local.collection('resources').get(key));
+        return { previews: { ...thread.previews }, committed: thread.committed };
+      } finally {
+        await thread.close();
+        await events.close();
+        await local.close();
+        expect(rowsOf(file)).to.deep.equal(rowsOf(join(dir, 'read-models.db')));
+      }
+    }
+
+    const batches = (rows: readonly CommittedRow[]) => Math.ceil(rows.length / 7);
+
+    it('writes the same documents and checkpoints as the main thread when each batch claims the preview of its events', async () => {
+      let count = 0;
+      const { previews, committed } = await replay((at, rows, thread) => {
+        count = batches(rows);
+        // The first batch starts the thread: previews go only to a running one.
+        thread.preview(rows.slice(at, at + 7));
+      });
+      expect(previews.posted).to.equal(count - 1);
+      expect(previews.committed).to.equal(3 * (count - 1));
+      expect(committed).to.equal(3 * count);
+    });
+
+    it('applies the rest of a batch that goes beyond its preview in the same transaction', async () => {
+      let count = 0;
+      const { previews } = await replay((at, rows, thread) => {
+        count = batches(rows);
+        // The batch's first four events previewed (a group), the other three not (the next group, synced meanwhile).
+        thread.preview(rows.slice(at, at + 4));
+      });
+      expect(previews.committed).to.equal(3 * (count - 1));
+    });
+
+    it('rolls a preview back and applies the batches as without it when they do not start with its events', async () => {
+      const { previews, committed } = await replay((at, rows, thread) => {
+        // The next group previewed ahead of this group's batches; the runners' batches start earlier.
+        thread.preview(rows.slice(at + 7, at + 14));
+      });
+      expect(previews.posted).to.be.above(0);
+      expect(previews.committed).to.equal(0);
+      expect(committed).to.be.above(0);
+    });
+
+    it('rolls a preview back without waiting for its time when a runner\'s batch does not come with the others (a paused runner)', async () => {
+      const started = Date.now();
+      const { previews } = await replay(
+        (at, rows, thread) => {
+          thread.preview(rows.slice(at, at + 7));
+        },
+        { previewMs: 60_000, apart: (at) => at === 7 },
+      );
+      // Every other batch claimed its preview; the one apart rolled back after a turn, not after a minute.
+      expect(previews.committed).to.be.above(0);
+      expect(Date.now() - started).to.be.below(30_000);
+    });
+
+    it('shows no reader a preview, and rolls it back after its time when no batch comes (the sync failed or is slow)', async () => {
+      const seen: { checkpoint?: string; resources?: number } = {};
+      let count = 0;
+      const { previews } = await replay(
+        async (at, rows, thread, file) => {
+          count = batches(rows);
+          if (at !== 14) return;
+          thread.preview(rows.slice(at, at + 7));
+          // The preview is applied and its transaction open: another connection sees the last commit.
+          await sleep(30);
+          const db = openSqlite(file);
+          try {
+            seen.checkpoint = db.prepare<[], { position: string }>("SELECT position FROM checkpoints WHERE consumer = 'read-models'").get()!.position;
+            seen.resources = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM rm_resources').get()!.n;
+          } finally {
+            db.close();
+          }
+          // Its time passes with no batch: rolled back, and the batches then are applied as without it.
+          await sleep(250);
+        },
+        { previewMs: 200 },
+      );
+      expect(count).to.be.above(3);
+      expect(previews).to.deep.equal({ posted: 1, committed: 0 });
+      const rows = committedRows(join(dir, 'events.db'));
+      expect(seen.checkpoint).to.equal(rows[13]!.position);
+      // rm_resources holds at most what the batches before 14 created, none of the preview's.
+      expect(seen.resources).to.be.at.most(rows.slice(0, 14).filter((r) => r.type === 'ResourceCreated').length);
+    });
+
+    it('commits nothing of a group whose WAL sync failed', async () => {
+      const file = join(tempDir(), 'read-models.db');
+      const local = new SqliteReadStore(file);
+      const usage = usageTarget(local);
+      await usage.prepare();
+      const thread = new ReadSideThread(file, { oneCommit: true, preview: true, previewMs: 100 });
+      let fail: (error: Error) => void = () => {};
+      const store = new SqliteEventStore(join(tempDir(), 'events.db'), { walSync: () => new Promise<void>((_, reject) => (fail = reject)) });
+      store.onCommitted((rows) => thread.preview(rows));
+      try {
+        // The thread runs (a batch started it); then a group of the log is committed and its sync fails.
+        await onReadSideThread(thread, usage).apply([], '00000000000000000001');
+        const logged = committedRows(join(dir, 'events.db')).slice(0, 7);
+        const appends = logged.map((row) =>
+          store.appendToStream(row.stream, [{ id: row.id, type: row.type, data: JSON.parse(row.data), metadata: JSON.parse(row.metadata) }], 'any').catch((error: unknown) => error),
+        );
+        await sleep(20);
+        expect(thread.previews.posted).to.equal(1);
+        fail(new Error('disk gone'));
+        for (const outcome of await Promise.all(appends)) expect(String(outcome)).to.match(/disk gone/);
+        await sleep(300);
+        const stored = rowsOf(file);
+        expect(stored.checkpoints).to.deep.equal([{ consumer: 'usage', position: '00000000000000000001' }]);
+        for (const [table, rows] of Object.entries(stored)) if (table !== 'checkpoints') expect(rows, table).to.deep.equal([]);
+        expect(thread.previews.committed).to.equal(0);
+      } finally {
+        await thread.close();
+        await store.close().catch(() => undefined);
+        await local.close();
+      }
+    });
   });
 
   it('starts a new thread for a batch after the last one ended', async () => {

@@ -70,6 +70,13 @@ const toStored = (row: Row): StoredEvent => ({
   metadata: JSON.parse(row.metadata),
 });
 
+/** An append's write failed, perhaps after others of its writes: its group must be rolled back and committed again. */
+class WritesFailed extends Error {
+  constructor(readonly error: unknown) {
+    super('an append failed after it began to write');
+  }
+}
+
 function check(stream: string, expected: ExpectedRevision, current: number | null): void {
   const actual = current ?? 'no_stream';
   const ok =
@@ -89,8 +96,8 @@ function check(stream: string, expected: ExpectedRevision, current: number | nul
  * shared commit is on disk.
  */
 export class SqliteEventStore implements EventStore {
-  /** Group commits and the appends they carried since opening (diagnostics and tests). */
-  readonly stats = { commits: 0, appends: 0, syncs: 0 };
+  /** Group commits and the appends they carried since opening, and the groups committed again with savepoints (diagnostics and tests). */
+  readonly stats = { commits: 0, appends: 0, syncs: 0, redone: 0 };
   private pending: Pending[] = [];
   private flushScheduled = false;
   /** Committed groups whose callers wait for a WAL sync, in commit order (covered by a sync in flight or not yet). */
@@ -122,6 +129,10 @@ export class SqliteEventStore implements EventStore {
   private readonly heads: StreamHeads;
   /** The hash of the newest row (tamper evidence, docs/decisions/0071): re-read at open and after a failed append. */
   private lastHash: string;
+  /** One append in a savepoint, and a group in a `BEGIN IMMEDIATE` transaction without or with them (made once). */
+  private readonly savedAppend: (stream: string, events: readonly NewEvent[], expected: ExpectedRevision) => AppendResult;
+  private readonly commitPlain: (appends: readonly Pending[]) => Outcome[];
+  private readonly commitSaved: (appends: readonly Pending[]) => Outcome[];
 
   /** `walSync` replaces the WAL sync (tests hold it back or make it fail). */
   constructor(file: string, options: { readonly walSync?: WalSync } = {}) {
@@ -146,9 +157,16 @@ export class SqliteEventStore implements EventStore {
       all: this.db.prepare<[number, number, number], Row>('SELECT * FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?'),
       last: this.db.prepare<[number], { position: number | null }>('SELECT MAX(position) AS position FROM events WHERE position <= ?'),
     };
+    this.savedAppend = this.db.transaction(this.appendTx);
+    this.commitPlain = this.db.transaction(this.plainGroup).immediate;
+    this.commitSaved = this.db.transaction(this.savedGroup).immediate;
   }
 
-  private readonly appendTx = (stream: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult => {
+  /**
+   * An append's checks, before it writes anything: the result of the same append retried, or
+   * the stream's current revision (-1: none) to append after. Throws the refusal.
+   */
+  private checkAppend(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult | number {
     const first = events[0];
     if (!first) throw new Error('append of no events');
     const earlier = this.statements.byId.get(first.id);
@@ -161,7 +179,12 @@ export class SqliteEventStore implements EventStore {
       this.heads.headIs(stream, current ?? -1);
       throw error;
     }
-    let revision = current ?? -1;
+    return current ?? -1;
+  }
+
+  /** Inserts an append's events after revision `current`, each chained to the hash before it. */
+  private insertAppend(stream: string, events: readonly NewEvent[], current: number): AppendResult {
+    let revision = current;
     let position = 0;
     for (const event of events) {
       revision += 1;
@@ -172,13 +195,53 @@ export class SqliteEventStore implements EventStore {
       position = Number(info.lastInsertRowid);
     }
     return { revision, position: toPosition(position) };
+  }
+
+  private readonly appendTx = (stream: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult => {
+    const checked = this.checkAppend(stream, events, expected);
+    return typeof checked === 'number' ? this.insertAppend(stream, events, checked) : checked;
   };
 
   /**
-   * Commits every pending append in one transaction. Each runs in its own savepoint (a
-   * transaction function called inside another is one in better-sqlite3): a refused append
-   * rolls back alone and the others go on. If the commit itself fails, none is stored and
-   * every caller gets that error. The stored ones are answered after the WAL sync.
+   * The group in one transaction without a savepoint per append (docs/decisions/0314): an
+   * append refused by its checks has written nothing and is refused alone; an append whose
+   * writes fail (after some of them, perhaps) throws `WritesFailed`, which rolls the whole
+   * transaction back, and `flush` commits the group again the safe way (`savedGroup`).
+   */
+  private readonly plainGroup = (appends: readonly Pending[]): Outcome[] =>
+    appends.map((p): Outcome => {
+      let checked: AppendResult | number;
+      try {
+        checked = this.checkAppend(p.stream, p.events, p.expected);
+      } catch (error) {
+        return { ok: false, error };
+      }
+      if (typeof checked !== 'number') return { ok: true, result: checked };
+      try {
+        return { ok: true, result: this.insertAppend(p.stream, p.events, checked) };
+      } catch (error) {
+        throw new WritesFailed(error);
+      }
+    });
+
+  /** Each append in its own savepoint (a transaction function called inside another is one in better-sqlite3): a refused append rolls back alone. */
+  private readonly savedGroup = (appends: readonly Pending[]): Outcome[] =>
+    appends.map((p): Outcome => {
+      try {
+        return { ok: true, result: this.savedAppend(p.stream, p.events, p.expected) };
+      } catch (error) {
+        // The rows this append hashed in memory were rolled back with its savepoint.
+        this.lastHash = lastEventHash(this.db);
+        return { ok: false, error };
+      }
+    });
+
+  /**
+   * Commits every pending append in one transaction. A refused append leaves nothing and the
+   * others go on: refused by its checks, it wrote nothing; refused by a failed write, the group
+   * is committed again with each append in its own savepoint (docs/decisions/0314). If the
+   * commit itself fails, none is stored and every caller gets that error. The stored ones are
+   * answered after the WAL sync.
    */
   private flush(): void {
     this.flushScheduled = false;
@@ -190,20 +253,15 @@ export class SqliteEventStore implements EventStore {
     try {
       if (this.failure !== null) throw this.failure;
       if (this.closing || !this.db.open) throw new Error('the event store is closed');
-      const one = this.db.transaction(this.appendTx);
-      outcomes = this.db
-        .transaction((appends: readonly Pending[]) =>
-          appends.map((p): Outcome => {
-            try {
-              return { ok: true, result: one(p.stream, p.events, p.expected) };
-            } catch (error) {
-              // The rows this append hashed in memory were rolled back with its savepoint.
-              this.lastHash = lastEventHash(this.db);
-              return { ok: false, error };
-            }
-          }),
-        )
-        .immediate(group);
+      try {
+        outcomes = this.commitPlain(group);
+      } catch (error) {
+        if (!(error instanceof WritesFailed)) throw error;
+        // Rolled back whole, with the hashes chained in memory: again, each append in a savepoint.
+        this.stats.redone += 1;
+        this.lastHash = lastEventHash(this.db);
+        outcomes = this.commitSaved(group);
+      }
     } catch (error) {
       // The whole group was rolled back, with the hashes chained in memory.
       if (this.db.open) this.lastHash = lastEventHash(this.db);

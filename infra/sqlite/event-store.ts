@@ -49,7 +49,14 @@ type Pending = {
 type Outcome = { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly error: unknown };
 
 /** A committed group whose callers wait for the WAL sync: its positions run from `first`; `seq` counts groups in commit order. */
-type Unsynced = { readonly seq: number; readonly first: number; readonly answers: readonly (() => void)[]; readonly refusals: readonly ((error: unknown) => void)[] };
+type Unsynced = {
+  readonly seq: number;
+  readonly first: number;
+  readonly answers: readonly (() => void)[];
+  readonly refusals: readonly ((error: unknown) => void)[];
+  /** The rows the group inserted, as stored, in position order (docs/decisions/0314). */
+  readonly rows: readonly Row[];
+};
 
 /**
  * WAL syncs in flight at once (docs/decisions/0275): a group committed while one sync is under
@@ -124,6 +131,14 @@ export class SqliteEventStore implements EventStore {
    * become readable (a sync) and on every poll (another process may have appended).
    */
   private lastPage: { readonly after: number; readonly bound: number; readonly events: readonly StoredEvent[] } | null = null;
+  /**
+   * The rows of the groups the last sync made readable, as their commit inserted them: the next
+   * page of `$all` is made from them instead of read back when they are exactly what the query
+   * would give (docs/decisions/0314).
+   */
+  private handed: readonly Row[] = [];
+  /** The rows the commit under way has inserted so far, in order. */
+  private groupRows: Row[] = [];
   private readonly statements;
   /** Streams' heads as far as this connection knows: a read past one needs no query (docs/decisions/0270). */
   private readonly heads: StreamHeads;
@@ -193,6 +208,7 @@ export class SqliteEventStore implements EventStore {
       const info = this.statements.insert.run(row.id, stream, revision, row.type, row.data, row.metadata, hash);
       this.lastHash = hash;
       position = Number(info.lastInsertRowid);
+      this.groupRows.push({ position, id: row.id, stream, revision, type: row.type, data: row.data, metadata: row.metadata });
     }
     return { revision, position: toPosition(position) };
   }
@@ -208,8 +224,9 @@ export class SqliteEventStore implements EventStore {
    * writes fail (after some of them, perhaps) throws `WritesFailed`, which rolls the whole
    * transaction back, and `flush` commits the group again the safe way (`savedGroup`).
    */
-  private readonly plainGroup = (appends: readonly Pending[]): Outcome[] =>
-    appends.map((p): Outcome => {
+  private readonly plainGroup = (appends: readonly Pending[]): Outcome[] => {
+    this.groupRows = [];
+    return appends.map((p): Outcome => {
       let checked: AppendResult | number;
       try {
         checked = this.checkAppend(p.stream, p.events, p.expected);
@@ -223,18 +240,23 @@ export class SqliteEventStore implements EventStore {
         throw new WritesFailed(error);
       }
     });
+  };
 
   /** Each append in its own savepoint (a transaction function called inside another is one in better-sqlite3): a refused append rolls back alone. */
-  private readonly savedGroup = (appends: readonly Pending[]): Outcome[] =>
-    appends.map((p): Outcome => {
+  private readonly savedGroup = (appends: readonly Pending[]): Outcome[] => {
+    this.groupRows = [];
+    return appends.map((p): Outcome => {
+      const kept = this.groupRows.length;
       try {
         return { ok: true, result: this.savedAppend(p.stream, p.events, p.expected) };
       } catch (error) {
         // The rows this append hashed in memory were rolled back with its savepoint.
         this.lastHash = lastEventHash(this.db);
+        this.groupRows.length = kept;
         return { ok: false, error };
       }
     });
+  };
 
   /**
    * Commits every pending append in one transaction. A refused append leaves nothing and the
@@ -287,7 +309,8 @@ export class SqliteEventStore implements EventStore {
       refusals.push(p.reject);
     });
     if (answers.length === 0) return;
-    this.unsynced.push({ seq: ++this.groups, first, answers, refusals });
+    this.unsynced.push({ seq: ++this.groups, first, answers, refusals, rows: this.groupRows });
+    this.groupRows = [];
     this.startSync();
   }
 
@@ -331,6 +354,7 @@ export class SqliteEventStore implements EventStore {
     const done = this.unsynced.splice(0, count);
     for (const group of done) for (const answer of group.answers) answer();
     this.lastPage = null;
+    this.handed = done.length === 1 ? done[0]!.rows : done.flatMap((group) => group.rows);
     this.appended.emit('append');
     markStage('answer-and-emit', answering, count);
   }
@@ -348,9 +372,31 @@ export class SqliteEventStore implements EventStore {
     const bound = this.readable;
     const memo = this.lastPage;
     if (memo && memo.after === after && memo.bound === bound) return memo.events;
-    const events = this.statements.all.all(after, bound, CHUNK).map(toStored);
+    const events = (this.handedPage(after, bound) ?? this.statements.all.all(after, bound, CHUNK)).map(toStored);
     this.lastPage = { after, bound, events };
     return events;
+  }
+
+  /**
+   * The rows the query of `page` would give, from the handed-over ones, or null when they may
+   * not be all of them. The handed rows must start right after `after` with no gap: positions
+   * are the table's key, so no other row lies among them. Beyond them another process may have
+   * appended (it shares the file): unless a handed row past the last one taken, the page's size
+   * or its bound shows the page ends there, one look at the highest readable position decides.
+   */
+  private handedPage(after: number, bound: number): readonly Row[] | null {
+    const rows = this.handed;
+    if (rows.length === 0 || rows[0]!.position !== after + 1) return null;
+    let n = 0;
+    while (n < rows.length && n < CHUNK && rows[n]!.position === after + 1 + n && rows[n]!.position <= bound) n++;
+    const last = after + n;
+    if (n < CHUNK) {
+      if (n < rows.length) {
+        // Stopped at a gap (another process's rows may fill it), or at the bound.
+        if (rows[n]!.position !== last + 1) return null;
+      } else if (this.statements.last.get(bound)?.position !== last) return null;
+    }
+    return n === rows.length ? rows : rows.slice(0, n);
   }
 
   /** The highest position readers of this process may see: below the first group not yet synced. */

@@ -79,8 +79,8 @@ describe('SQLite event store: the rows of a group handed to `$all` readers', () 
     await f.until(4);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(f.events.map((e) => (e.data as { n: number }).n)).to.deep.equal([0, 1, 2, 3]);
-    expect(f.events).to.deep.equal(await events.readAll('', 10));
     expect(reads.count(), 'pages read from the file').to.equal(0);
+    expect(f.events).to.deep.equal(await events.readAll('', 10));
     f.stop();
   });
 

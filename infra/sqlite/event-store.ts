@@ -54,7 +54,7 @@ type Unsynced = {
   readonly first: number;
   readonly answers: readonly (() => void)[];
   readonly refusals: readonly ((error: unknown) => void)[];
-  /** The rows the group inserted, as stored, in position order (docs/decisions/0314). */
+  /** The rows the group inserted, as stored, in position order (docs/decisions/0314, first tried in 0302). */
   readonly rows: readonly Row[];
 };
 
@@ -77,13 +77,6 @@ const toStored = (row: Row): StoredEvent => ({
   metadata: JSON.parse(row.metadata),
 });
 
-/** An append's write failed, perhaps after others of its writes: its group must be rolled back and committed again. */
-class WritesFailed extends Error {
-  constructor(readonly error: unknown) {
-    super('an append failed after it began to write');
-  }
-}
-
 function check(stream: string, expected: ExpectedRevision, current: number | null): void {
   const actual = current ?? 'no_stream';
   const ok =
@@ -103,8 +96,8 @@ function check(stream: string, expected: ExpectedRevision, current: number | nul
  * shared commit is on disk.
  */
 export class SqliteEventStore implements EventStore {
-  /** Group commits and the appends they carried since opening, and the groups committed again with savepoints (diagnostics and tests). */
-  readonly stats = { commits: 0, appends: 0, syncs: 0, redone: 0 };
+  /** Group commits and the appends they carried since opening (diagnostics and tests). */
+  readonly stats = { commits: 0, appends: 0, syncs: 0 };
   private pending: Pending[] = [];
   private flushScheduled = false;
   /** Committed groups whose callers wait for a WAL sync, in commit order (covered by a sync in flight or not yet). */
@@ -134,20 +127,16 @@ export class SqliteEventStore implements EventStore {
   /**
    * The rows of the groups the last sync made readable, as their commit inserted them: the next
    * page of `$all` is made from them instead of read back when they are exactly what the query
-   * would give (docs/decisions/0314).
+   * would give (docs/decisions/0314, first tried in 0302).
    */
   private handed: readonly Row[] = [];
-  /** The rows the commit under way has inserted so far, in order. */
-  private groupRows: Row[] = [];
+  /** The rows the last successful append inserted (read by `flush` right after it). */
+  private appendedRows: Row[] = [];
   private readonly statements;
   /** Streams' heads as far as this connection knows: a read past one needs no query (docs/decisions/0270). */
   private readonly heads: StreamHeads;
   /** The hash of the newest row (tamper evidence, docs/decisions/0071): re-read at open and after a failed append. */
   private lastHash: string;
-  /** One append in a savepoint, and a group in a `BEGIN IMMEDIATE` transaction without or with them (made once). */
-  private readonly savedAppend: (stream: string, events: readonly NewEvent[], expected: ExpectedRevision) => AppendResult;
-  private readonly commitPlain: (appends: readonly Pending[]) => Outcome[];
-  private readonly commitSaved: (appends: readonly Pending[]) => Outcome[];
 
   /** `walSync` replaces the WAL sync (tests hold it back or make it fail). */
   constructor(file: string, options: { readonly walSync?: WalSync } = {}) {
@@ -172,16 +161,9 @@ export class SqliteEventStore implements EventStore {
       all: this.db.prepare<[number, number, number], Row>('SELECT * FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?'),
       last: this.db.prepare<[number], { position: number | null }>('SELECT MAX(position) AS position FROM events WHERE position <= ?'),
     };
-    this.savedAppend = this.db.transaction(this.appendTx);
-    this.commitPlain = this.db.transaction(this.plainGroup).immediate;
-    this.commitSaved = this.db.transaction(this.savedGroup).immediate;
   }
 
-  /**
-   * An append's checks, before it writes anything: the result of the same append retried, or
-   * the stream's current revision (-1: none) to append after. Throws the refusal.
-   */
-  private checkAppend(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult | number {
+  private readonly appendTx = (stream: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult => {
     const first = events[0];
     if (!first) throw new Error('append of no events');
     const earlier = this.statements.byId.get(first.id);
@@ -194,13 +176,9 @@ export class SqliteEventStore implements EventStore {
       this.heads.headIs(stream, current ?? -1);
       throw error;
     }
-    return current ?? -1;
-  }
-
-  /** Inserts an append's events after revision `current`, each chained to the hash before it. */
-  private insertAppend(stream: string, events: readonly NewEvent[], current: number): AppendResult {
-    let revision = current;
+    let revision = current ?? -1;
     let position = 0;
+    const rows: Row[] = [];
     for (const event of events) {
       revision += 1;
       const row = { id: event.id, stream, revision, type: event.type, data: JSON.stringify(event.data), metadata: JSON.stringify(event.metadata) };
@@ -208,62 +186,17 @@ export class SqliteEventStore implements EventStore {
       const info = this.statements.insert.run(row.id, stream, revision, row.type, row.data, row.metadata, hash);
       this.lastHash = hash;
       position = Number(info.lastInsertRowid);
-      this.groupRows.push({ position, id: row.id, stream, revision, type: row.type, data: row.data, metadata: row.metadata });
+      rows.push({ position, ...row });
     }
+    this.appendedRows = rows;
     return { revision, position: toPosition(position) };
-  }
-
-  private readonly appendTx = (stream: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult => {
-    const checked = this.checkAppend(stream, events, expected);
-    return typeof checked === 'number' ? this.insertAppend(stream, events, checked) : checked;
   };
 
   /**
-   * The group in one transaction without a savepoint per append (docs/decisions/0314): an
-   * append refused by its checks has written nothing and is refused alone; an append whose
-   * writes fail (after some of them, perhaps) throws `WritesFailed`, which rolls the whole
-   * transaction back, and `flush` commits the group again the safe way (`savedGroup`).
-   */
-  private readonly plainGroup = (appends: readonly Pending[]): Outcome[] => {
-    this.groupRows = [];
-    return appends.map((p): Outcome => {
-      let checked: AppendResult | number;
-      try {
-        checked = this.checkAppend(p.stream, p.events, p.expected);
-      } catch (error) {
-        return { ok: false, error };
-      }
-      if (typeof checked !== 'number') return { ok: true, result: checked };
-      try {
-        return { ok: true, result: this.insertAppend(p.stream, p.events, checked) };
-      } catch (error) {
-        throw new WritesFailed(error);
-      }
-    });
-  };
-
-  /** Each append in its own savepoint (a transaction function called inside another is one in better-sqlite3): a refused append rolls back alone. */
-  private readonly savedGroup = (appends: readonly Pending[]): Outcome[] => {
-    this.groupRows = [];
-    return appends.map((p): Outcome => {
-      const kept = this.groupRows.length;
-      try {
-        return { ok: true, result: this.savedAppend(p.stream, p.events, p.expected) };
-      } catch (error) {
-        // The rows this append hashed in memory were rolled back with its savepoint.
-        this.lastHash = lastEventHash(this.db);
-        this.groupRows.length = kept;
-        return { ok: false, error };
-      }
-    });
-  };
-
-  /**
-   * Commits every pending append in one transaction. A refused append leaves nothing and the
-   * others go on: refused by its checks, it wrote nothing; refused by a failed write, the group
-   * is committed again with each append in its own savepoint (docs/decisions/0314). If the
-   * commit itself fails, none is stored and every caller gets that error. The stored ones are
-   * answered after the WAL sync.
+   * Commits every pending append in one transaction. Each runs in its own savepoint (a
+   * transaction function called inside another is one in better-sqlite3): a refused append
+   * rolls back alone and the others go on. If the commit itself fails, none is stored and
+   * every caller gets that error. The stored ones are answered after the WAL sync.
    */
   private flush(): void {
     this.flushScheduled = false;
@@ -272,18 +205,28 @@ export class SqliteEventStore implements EventStore {
     if (group.length === 0) return;
     const started = stageNow();
     let outcomes: Outcome[];
+    const rows: Row[] = [];
     try {
       if (this.failure !== null) throw this.failure;
       if (this.closing || !this.db.open) throw new Error('the event store is closed');
-      try {
-        outcomes = this.commitPlain(group);
-      } catch (error) {
-        if (!(error instanceof WritesFailed)) throw error;
-        // Rolled back whole, with the hashes chained in memory: again, each append in a savepoint.
-        this.stats.redone += 1;
-        this.lastHash = lastEventHash(this.db);
-        outcomes = this.commitSaved(group);
-      }
+      const one = this.db.transaction(this.appendTx);
+      outcomes = this.db
+        .transaction((appends: readonly Pending[]) =>
+          appends.map((p): Outcome => {
+            try {
+              this.appendedRows = [];
+              const result = one(p.stream, p.events, p.expected);
+              // A retried append (`replayed`) inserted nothing and hands over nothing.
+              for (const row of this.appendedRows) rows.push(row);
+              return { ok: true, result };
+            } catch (error) {
+              // The rows this append hashed in memory were rolled back with its savepoint.
+              this.lastHash = lastEventHash(this.db);
+              return { ok: false, error };
+            }
+          }),
+        )
+        .immediate(group);
     } catch (error) {
       // The whole group was rolled back, with the hashes chained in memory.
       if (this.db.open) this.lastHash = lastEventHash(this.db);
@@ -309,8 +252,7 @@ export class SqliteEventStore implements EventStore {
       refusals.push(p.reject);
     });
     if (answers.length === 0) return;
-    this.unsynced.push({ seq: ++this.groups, first, answers, refusals, rows: this.groupRows });
-    this.groupRows = [];
+    this.unsynced.push({ seq: ++this.groups, first, answers, refusals, rows });
     this.startSync();
   }
 
@@ -380,9 +322,9 @@ export class SqliteEventStore implements EventStore {
   /**
    * The rows the query of `page` would give, from the handed-over ones, or null when they may
    * not be all of them. The handed rows must start right after `after` with no gap: positions
-   * are the table's key, so no other row lies among them. Beyond them another process may have
-   * appended (it shares the file): unless a handed row past the last one taken, the page's size
-   * or its bound shows the page ends there, one look at the highest readable position decides.
+   * are the table's key, so no other row lies among them. Beyond them, another process may
+   * have appended (it shares the file): unless a handed row past the last taken one, the page's
+   * size or its bound shows the page ends there, one look at the highest position decides.
    */
   private handedPage(after: number, bound: number): readonly Row[] | null {
     const rows = this.handed;
@@ -392,7 +334,7 @@ export class SqliteEventStore implements EventStore {
     const last = after + n;
     if (n < CHUNK) {
       if (n < rows.length) {
-        // Stopped at a gap (another process's rows may fill it), or at the bound.
+        // Stopped at a gap (someone else's rows may fill it), or at the bound.
         if (rows[n]!.position !== last + 1) return null;
       } else if (this.statements.last.get(bound)?.position !== last) return null;
     }

@@ -20,7 +20,7 @@ describe('SQLite event store: group commit', () => {
 
   it('commits 50 concurrent appends to different streams in one transaction, each with its own position', async () => {
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => store.appendToStream(`s-${i}`, [event('A', { i })], 'no_stream')));
-    expect(store.stats).to.deep.equal({ commits: 1, appends: 50, syncs: 1, redone: 0 });
+    expect(store.stats).to.deep.equal({ commits: 1, appends: 50, syncs: 1 });
     const positions = results.map((r) => r.position);
     expect(new Set(positions).size).to.equal(50);
     expect([...positions].sort()).to.deep.equal(positions);
@@ -65,45 +65,6 @@ describe('SQLite event store: group commit', () => {
     expect(await store.readStream('odd')).to.deep.equal([]);
     expect(await store.readStream('first')).to.have.length(1);
     expect(await store.readStream('last')).to.have.length(1);
-  });
-
-  it('refuses appends whose checks fail without committing the group again (no savepoints needed)', async () => {
-    await store.appendToStream('held', [event('A')], 'no_stream');
-    const results = await Promise.allSettled([
-      store.appendToStream('p-1', [event('A'), event('B')], 'no_stream'),
-      store.appendToStream('held', [event('B')], 'no_stream'),
-      store.appendToStream('p-2', [event('A'), event('B')], 'no_stream'),
-    ]);
-    expect(results.map((r) => r.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
-    expect(store.stats.redone).to.equal(0);
-    expect((await store.verifyChain()).verified).to.equal(true);
-  });
-
-  it('commits the group again with savepoints when an append fails after its first insert, keeping the hash chain whole', async () => {
-    const stored = event('A');
-    await store.appendToStream('before', [stored], 'no_stream');
-    // The second event reuses a stored id: its insert fails on the unique index after the first event's went in.
-    const clash = { ...event('B'), id: stored.id };
-    const seen = firstValueFrom(store.subscribeToAll('').pipe(take(5), toArray()));
-    const results = await Promise.allSettled([
-      store.appendToStream('g-1', [event('A'), event('B')], 'no_stream'),
-      store.appendToStream('clash', [event('A'), clash], 'no_stream'),
-      store.appendToStream('g-2', [event('A')], 'no_stream'),
-      store.appendToStream('g-3', [event('A')], 'no_stream'),
-    ]);
-    expect(results.map((r) => r.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
-    expect(String((results[1] as PromiseRejectedResult).reason)).to.match(/UNIQUE/);
-    expect(store.stats.redone).to.equal(1);
-    expect(store.stats.commits).to.equal(2);
-    expect(await store.readStream('clash')).to.deep.equal([]);
-    expect((await seen).map((e) => e.stream)).to.deep.equal(['before', 'g-1', 'g-1', 'g-2', 'g-3']);
-    const positions = (await store.readAll('', 100)).map((e) => e.position);
-    expect(positions).to.deep.equal([...positions].sort());
-    const chain = await store.verifyChain();
-    expect(chain).to.include({ verified: true, checked: 5 });
-    // The chain goes on from the redone group's last hash.
-    await store.appendToStream('after', [event('A')], 'no_stream');
-    expect(await store.verifyChain()).to.include({ verified: true, checked: 6 });
   });
 
   it('answers a retry with the same event ids in the same group with the first result, storing the events once', async () => {

@@ -52,7 +52,14 @@ type Outcome = { readonly ok: true; readonly result: AppendResult } | { readonly
 export type CommittedRow = { readonly position: Position; readonly id: string; readonly stream: string; readonly revision: number; readonly type: string; readonly data: string; readonly metadata: string };
 
 /** A committed group whose callers wait for the WAL sync: its positions run from `first`; `seq` counts groups in commit order. */
-type Unsynced = { readonly seq: number; readonly first: number; readonly answers: readonly (() => void)[]; readonly refusals: readonly ((error: unknown) => void)[] };
+type Unsynced = {
+  readonly seq: number;
+  readonly first: number;
+  readonly answers: readonly (() => void)[];
+  readonly refusals: readonly ((error: unknown) => void)[];
+  /** The rows the group inserted, as stored, in position order (docs/decisions/0314, first tried in 0302). */
+  readonly rows: readonly Row[];
+};
 
 /**
  * WAL syncs in flight at once (docs/decisions/0275): a group committed while one sync is under
@@ -120,6 +127,14 @@ export class SqliteEventStore implements EventStore {
    * become readable (a sync) and on every poll (another process may have appended).
    */
   private lastPage: { readonly after: number; readonly bound: number; readonly events: readonly StoredEvent[] } | null = null;
+  /**
+   * The rows of the groups the last sync made readable, as their commit inserted them: the next
+   * page of `$all` is made from them instead of read back when they are exactly what the query
+   * would give (docs/decisions/0314, first tried in 0302).
+   */
+  private handed: readonly Row[] = [];
+  /** The rows the last successful append inserted (read by `flush` right after it). */
+  private appendedRows: Row[] = [];
   private readonly statements;
   /** Streams' heads as far as this connection knows: a read past one needs no query (docs/decisions/0270). */
   private readonly heads: StreamHeads;
@@ -127,8 +142,6 @@ export class SqliteEventStore implements EventStore {
   private lastHash: string;
   /** Told each group's rows after its commit, before its WAL sync (the read side's preview, docs/decisions/0313). */
   private committedListener: ((rows: readonly CommittedRow[]) => void) | null = null;
-  /** The rows of the group being committed, kept only while a listener is set. */
-  private committing: CommittedRow[] | null = null;
 
   /** `walSync` replaces the WAL sync (tests hold it back or make it fail). */
   constructor(file: string, options: { readonly walSync?: WalSync } = {}) {
@@ -170,6 +183,7 @@ export class SqliteEventStore implements EventStore {
     }
     let revision = current ?? -1;
     let position = 0;
+    const rows: Row[] = [];
     for (const event of events) {
       revision += 1;
       const row = { id: event.id, stream, revision, type: event.type, data: JSON.stringify(event.data), metadata: JSON.stringify(event.metadata) };
@@ -177,8 +191,9 @@ export class SqliteEventStore implements EventStore {
       const info = this.statements.insert.run(row.id, stream, revision, row.type, row.data, row.metadata, hash);
       this.lastHash = hash;
       position = Number(info.lastInsertRowid);
-      this.committing?.push({ position: toPosition(position), id: row.id, stream, revision, type: row.type, data: row.data, metadata: row.metadata });
+      rows.push({ position, ...row });
     }
+    this.appendedRows = rows;
     return { revision, position: toPosition(position) };
   };
 
@@ -195,21 +210,23 @@ export class SqliteEventStore implements EventStore {
     if (group.length === 0) return;
     const started = stageNow();
     let outcomes: Outcome[];
+    const rows: Row[] = [];
     try {
       if (this.failure !== null) throw this.failure;
       if (this.closing || !this.db.open) throw new Error('the event store is closed');
       const one = this.db.transaction(this.appendTx);
-      this.committing = this.committedListener ? [] : null;
       outcomes = this.db
         .transaction((appends: readonly Pending[]) =>
           appends.map((p): Outcome => {
-            const kept = this.committing?.length ?? 0;
             try {
-              return { ok: true, result: one(p.stream, p.events, p.expected) };
+              this.appendedRows = [];
+              const result = one(p.stream, p.events, p.expected);
+              // A retried append (`replayed`) inserted nothing and hands over nothing.
+              for (const row of this.appendedRows) rows.push(row);
+              return { ok: true, result };
             } catch (error) {
               // The rows this append hashed in memory were rolled back with its savepoint.
               this.lastHash = lastEventHash(this.db);
-              if (this.committing) this.committing.length = kept;
               return { ok: false, error };
             }
           }),
@@ -217,7 +234,6 @@ export class SqliteEventStore implements EventStore {
         .immediate(group);
     } catch (error) {
       // The whole group was rolled back, with the hashes chained in memory.
-      this.committing = null;
       if (this.db.open) this.lastHash = lastEventHash(this.db);
       for (const p of group) p.reject(error);
       return;
@@ -225,8 +241,6 @@ export class SqliteEventStore implements EventStore {
     this.stats.commits += 1;
     this.stats.appends += group.length;
     markStage('commit', started, group.length);
-    const rows = this.committing;
-    this.committing = null;
     const answers: (() => void)[] = [];
     const refusals: ((error: unknown) => void)[] = [];
     let first = NO_BOUND;
@@ -243,12 +257,12 @@ export class SqliteEventStore implements EventStore {
       refusals.push(p.reject);
     });
     if (answers.length === 0) return;
-    this.unsynced.push({ seq: ++this.groups, first, answers, refusals });
+    this.unsynced.push({ seq: ++this.groups, first, answers, refusals, rows });
     this.startSync();
     // After the sync started: the listener's work overlaps it. What it does is not the append's outcome.
-    if (rows && rows.length > 0) {
+    if (this.committedListener && rows.length > 0) {
       try {
-        this.committedListener?.(rows);
+        this.committedListener(rows.map((row) => ({ ...row, position: toPosition(row.position) })));
       } catch {
         /* a preview not taken is only work not saved */
       }
@@ -295,6 +309,7 @@ export class SqliteEventStore implements EventStore {
     const done = this.unsynced.splice(0, count);
     for (const group of done) for (const answer of group.answers) answer();
     this.lastPage = null;
+    this.handed = done.length === 1 ? done[0]!.rows : done.flatMap((group) => group.rows);
     this.appended.emit('append');
     markStage('answer-and-emit', answering, count);
   }
@@ -312,9 +327,31 @@ export class SqliteEventStore implements EventStore {
     const bound = this.readable;
     const memo = this.lastPage;
     if (memo && memo.after === after && memo.bound === bound) return memo.events;
-    const events = this.statements.all.all(after, bound, CHUNK).map(toStored);
+    const events = (this.handedPage(after, bound) ?? this.statements.all.all(after, bound, CHUNK)).map(toStored);
     this.lastPage = { after, bound, events };
     return events;
+  }
+
+  /**
+   * The rows the query of `page` would give, from the handed-over ones, or null when they may
+   * not be all of them. The handed rows must start right after `after` with no gap: positions
+   * are the table's key, so no other row lies among them. Beyond them, another process may
+   * have appended (it shares the file): unless a handed row past the last taken one, the page's
+   * size or its bound shows the page ends there, one look at the highest position decides.
+   */
+  private handedPage(after: number, bound: number): readonly Row[] | null {
+    const rows = this.handed;
+    if (rows.length === 0 || rows[0]!.position !== after + 1) return null;
+    let n = 0;
+    while (n < rows.length && n < CHUNK && rows[n]!.position === after + 1 + n && rows[n]!.position <= bound) n++;
+    const last = after + n;
+    if (n < CHUNK) {
+      if (n < rows.length) {
+        // Stopped at a gap (someone else's rows may fill it), or at the bound.
+        if (rows[n]!.position !== last + 1) return null;
+      } else if (this.statements.last.get(bound)?.position !== last) return null;
+    }
+    return n === rows.length ? rows : rows.slice(0, n);
   }
 
   /** The highest position readers of this process may see: below the first group not yet synced. */

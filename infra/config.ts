@@ -84,7 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: int(env.SHUTDOWN_GRACE_MS, 10_000, 'SHUTDOWN_GRACE_MS'),
     readSideThread: onOff(env.READ_SIDE_THREAD, true, 'READ_SIDE_THREAD'),
     readSideOneCommit: onOff(env.READ_SIDE_ONE_COMMIT, true, 'READ_SIDE_ONE_COMMIT'),
-    readSidePreview: onOff(env.READ_SIDE_PREVIEW, true, 'READ_SIDE_PREVIEW'),
+    readSidePreview: onOff(env.READ_SIDE_PREVIEW, false, 'READ_SIDE_PREVIEW'),
     textSearchThread: onOff(env.TEXT_SEARCH_THREAD, true, 'TEXT_SEARCH_THREAD'),
     embeddings: {
       url: env.EMBEDDINGS_URL || undefined,

@@ -33,8 +33,8 @@ function rowsOf(file: string): Record<string, unknown[]> {
   }
 }
 
-/** A service's log, made with the read side on the main thread: its read-model file is what the main thread wrote. */
-async function serviceLog(): Promise<string> {
+/** A service's log, made with the read side on the main thread: its read-model file is what the main thread wrote; the resources' keys in creation order. */
+async function serviceLog(): Promise<{ dir: string; keys: string[] }> {
   const dir = tempDir();
   const s = await startTestService({ PLAN: 'pro', READ_SIDE_THREAD: 'off' }, dir);
   const folder = await collectionWithSchema(s, 'articles');
@@ -45,7 +45,7 @@ async function serviceLog(): Promise<string> {
   }
   await s.api('DELETE', v1(s, `/collections/${folder}/resources/${keys[0]}/`));
   await s.stop();
-  return dir;
+  return { dir, keys };
 }
 
 /** The log's rows as a group commit tells them (event-store.ts `onCommitted`). */
@@ -93,17 +93,7 @@ describe('the read side on its own thread (READ_SIDE_THREAD, docs/decisions/0307
 
   for (const oneCommit of [true, false]) {
   it(`writes the same documents and checkpoints from a log as the main thread, and hands over what a batch committed (${oneCommit ? 'batches applied together in one transaction' : 'each batch in its own'}, docs/decisions/0311)`, async () => {
-    // A log made by the service with the thread off: its read-model file is what the main thread wrote.
-    const dir = tempDir();
-    const s = await startTestService({ PLAN: 'pro', READ_SIDE_THREAD: 'off' }, dir);
-    const folder = await collectionWithSchema(s, 'articles');
-    const keys: string[] = [];
-    for (let round = 0; round < 3; round++) {
-      const replies = await Promise.all(Array.from({ length: 8 }, (_, i) => s.api('POST', v1(s, `/collections/${folder}/resources/`), { data: { title: `t${round}-${i}`, views: i } })));
-      for (const r of replies) keys.push(r.body.key as string);
-    }
-    await s.api('DELETE', v1(s, `/collections/${folder}/resources/${keys[0]}/`));
-    await s.stop();
+    const { dir, keys } = await serviceLog();
 
     const file = join(tempDir(), 'read-models.db');
     const local = new SqliteReadStore(file);
@@ -180,7 +170,7 @@ describe('the read side on its own thread (READ_SIDE_THREAD, docs/decisions/0307
   describe('previews: a group applied during its sync, committed when its batches come (READ_SIDE_PREVIEW, docs/decisions/0313)', () => {
     let dir: string;
     before(async () => {
-      dir = await serviceLog();
+      ({ dir } = await serviceLog());
     });
 
     /**

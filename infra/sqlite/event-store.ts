@@ -17,6 +17,7 @@ import { WalFile, type WalSync } from './wal-sync.js';
 import { checkpointInBackground } from './background-checkpoints.js';
 import { markStage, stageNow } from '../observability/stage-trace.js';
 import { StreamHeads } from './stream-heads.js';
+import { storedEvent } from './stored-event.js';
 
 type Row = { position: number; id: string; stream: string; revision: number; type: string; data: string; metadata: string };
 
@@ -70,15 +71,7 @@ const MAX_SYNCS = 2;
 /** Higher than any position: nothing of this process waits for a sync. */
 const NO_BOUND = Number.MAX_SAFE_INTEGER;
 
-const toStored = (row: Row): StoredEvent => ({
-  id: row.id,
-  stream: row.stream,
-  revision: row.revision,
-  position: toPosition(row.position),
-  type: row.type,
-  data: JSON.parse(row.data),
-  metadata: JSON.parse(row.metadata),
-});
+const toStored = (row: Row): StoredEvent => storedEvent(row, toPosition(row.position));
 
 function check(stream: string, expected: ExpectedRevision, current: number | null): void {
   const actual = current ?? 'no_stream';

@@ -12,6 +12,7 @@ import { readModelTarget } from '../../projections/read-model-target.js';
 import type { ProjectionTarget } from '../../projections/runner.js';
 import { usageTarget } from '../../projections/usage.js';
 import { SqliteReadStore } from './read-store.js';
+import { storedEvent } from './stored-event.js';
 import type { CommittedRow } from './event-store.js';
 import type { ReadSideReplies, ReadSideReply, ReadSideRequest } from './read-side-messages.js';
 
@@ -128,16 +129,8 @@ async function drain(): Promise<void> {
   if (closing) void store.close().finally(() => port!.close());
 }
 
-/** As the event store parses a row of `$all` (event-store.ts): the preview's events are the batches' own. */
-const toStored = (row: CommittedRow): StoredEvent => ({
-  id: row.id,
-  stream: row.stream,
-  revision: row.revision,
-  position: row.position,
-  type: row.type,
-  data: JSON.parse(row.data),
-  metadata: JSON.parse(row.metadata),
-});
+/** As the event store parses a row of `$all`: the preview's events are the batches' own. */
+const toStored = (row: CommittedRow): StoredEvent => storedEvent(row, row.position);
 
 const PREVIEWED = [...targets.keys()];
 

@@ -8,13 +8,15 @@ import { tempDir } from '../support/temp.js';
 const metadata = { actor_type: 'system', actor: null, ip_address: null, referer: null, timestamp: '2026-01-01T00:00:00Z' } as const;
 const event = (type: string, data: unknown = {}): NewEvent => ({ id: randomUUID(), type, data, metadata });
 
-describe('SQLite event store: group commit', () => {
+// In process, and on the writer thread (docs/decisions/0315).
+for (const thread of [false, true]) {
+describe(`SQLite event store: group commit${thread ? ', on its writer thread' : ''}`, () => {
   let file: string;
   let store: SqliteEventStore;
 
   beforeEach(() => {
     file = `${tempDir()}/events.db`;
-    store = new SqliteEventStore(file);
+    store = new SqliteEventStore(file, { thread });
   });
   afterEach(async () => store.close());
 
@@ -87,11 +89,11 @@ describe('SQLite event store: group commit', () => {
   it('has every answered append on disk: a reopened store reads them all', async () => {
     await Promise.all(Array.from({ length: 30 }, (_, i) => store.appendToStream(`d-${i}`, [event('A')], 'no_stream')));
     await store.close();
-    store = new SqliteEventStore(file);
+    store = new SqliteEventStore(file, { thread });
     expect(await store.readAll('', 1000)).to.have.length(30);
   });
 
-  it('rejects appends still queued when the store closes instead of leaving them hanging', async () => {
+  if (!thread) it('rejects appends still queued when the store closes instead of leaving them hanging', async () => {
     // Caught at once: the refusal may come while `close` is awaited (else Node warns of a rejection handled late).
     const append = store.appendToStream('late', [event('A')], 'no_stream').catch((e: unknown) => e);
     await store.close();
@@ -100,3 +102,4 @@ describe('SQLite event store: group commit', () => {
     expect((error as Error).message).to.match(/closed/);
   });
 });
+}

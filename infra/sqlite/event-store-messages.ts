@@ -28,10 +28,11 @@ export const GATE = {
 } as const;
 export const GATE_SLOTS = 3;
 
-/** What the main thread posts: one append (in the order of the calls), or the close. */
-export type WriterRequest =
-  | { readonly kind: 'append'; readonly stream: string; readonly events: readonly NewEvent[]; readonly expected: ExpectedRevision }
-  | { readonly kind: 'close' };
+/** One append as posted. */
+export type PostedAppend = { readonly stream: string; readonly events: readonly NewEvent[]; readonly expected: ExpectedRevision };
+
+/** What the main thread posts: appends (in the order of the calls), or the close. */
+export type WriterRequest = { readonly kind: 'appends'; readonly appends: readonly PostedAppend[] } | { readonly kind: 'close' };
 
 /** An append's refusal as it crosses: an Error's own fields, or the revision conflict with its values. */
 export type Refusal =

@@ -129,7 +129,7 @@ port.on('message', (message: WriterRequest) => {
     if (!scheduled) run();
     return;
   }
-  queued.push({ stream: message.stream, events: message.events, expected: message.expected });
+  for (const append of message.appends) queued.push(append);
   // A turn later: the appends that arrived meanwhile (the port hands over all it holds at once) join the group.
   if (!scheduled) {
     scheduled = true;

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { workerSource } from '../worker-source.js';
-import { GATE, GATE_SLOTS, SLOT, SLOTS, type WriterReply, type WriterRequest } from './event-store-messages.js';
+import { GATE, GATE_SLOTS, SLOT, SLOTS, type PostedAppend, type WriterReply, type WriterRequest } from './event-store-messages.js';
 
 /** How long closing waits for the thread to commit what it holds and close its connection before ending it. */
 const CLOSE_TIMEOUT_MS = 10_000;
@@ -45,6 +45,8 @@ export class WriterThread {
   private readonly worker: Worker;
   private readonly slots: BigInt64Array;
   private waiting = 0;
+  /** Appends made while the thread has others: posted together at the end of the turn. */
+  private batch: PostedAppend[] = [];
   private closed: Promise<void> | null = null;
   private exited = false;
 
@@ -74,10 +76,27 @@ export class WriterThread {
     this.worker.unref();
   }
 
-  post(request: Extract<WriterRequest, { kind: 'append' }>): void {
-    if (this.waiting++ === 0) this.worker.ref();
-    this.worker.postMessage(request);
+  /**
+   * Posts an append at once when the thread has none (it starts on it in its next turn); while it
+   * has some, it is busy committing or syncing them, and the appends made meanwhile wait for it
+   * anyway: they are posted as one message at the end of this turn of the event loop, each post
+   * costing the main thread a fixed part besides the copy of its events (docs/decisions/0315).
+   */
+  post(append: PostedAppend): void {
+    if (this.waiting++ === 0) {
+      this.worker.ref();
+      this.worker.postMessage({ kind: 'appends', appends: [append] } satisfies WriterRequest);
+      return;
+    }
+    if (this.batch.length === 0) setImmediate(this.postBatch);
+    this.batch.push(append);
   }
+
+  private readonly postBatch = (): void => {
+    const appends = this.batch;
+    this.batch = [];
+    if (appends.length > 0) this.worker.postMessage({ kind: 'appends', appends } satisfies WriterRequest);
+  };
 
   /** The first position of the group committed and not yet synced, or -1 (read at any moment: the thread sets it before its COMMIT). */
   unsyncedFirst(): number {
@@ -100,6 +119,7 @@ export class WriterThread {
         resolve();
       });
       this.worker.ref();
+      this.postBatch();
       this.worker.postMessage({ kind: 'close' } satisfies WriterRequest);
     });
     return this.closed;

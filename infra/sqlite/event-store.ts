@@ -411,7 +411,7 @@ export class SqliteEventStore implements EventStore {
       if (this.closing) return Promise.reject(new Error('the event store is closed'));
       return new Promise((resolve, reject) => {
         this.posted.push({ stream, resolve, reject });
-        writer.post({ kind: 'append', stream, events, expected });
+        writer.post({ stream, events, expected });
       });
     }
     return new Promise((resolve, reject) => {

@@ -275,7 +275,9 @@ export class SqliteEventStore implements EventStore {
   /** Up to CHUNK readable events after `after`; shared with other subscribers asking the same (read-only). */
   private page(after: number): readonly StoredEvent[] {
     const memo = this.lastPage;
-    if (memo && memo.after === after && memo.bound === this.readable) return memo.events;
+    // A bound lower than the memo's is a group committed since, not yet synced: it holds none of the memo's rows, which stay the page.
+    // A higher one is a sync ended: its rows may be next (docs/decisions/0315: with the writer thread the bound moves at every group).
+    if (memo && memo.after === after && memo.bound >= this.readable) return memo.events;
     let read = NO_BOUND;
     const rows = this.bounded((bound) => {
       read = bound;

@@ -129,8 +129,9 @@ port.on('message', (message: WriterRequest) => {
     if (!scheduled) run();
     return;
   }
+  // Each message is one turn's appends of the main thread: a group of its own (docs/decisions/0315), with
+  // those that arrived while the last group committed and synced (the port hands over all it holds at once).
   for (const append of message.appends) queued.push(append);
-  // A turn later: the appends that arrived meanwhile (the port hands over all it holds at once) join the group.
   if (!scheduled) {
     scheduled = true;
     setImmediate(run);

@@ -77,17 +77,13 @@ export class WriterThread {
   }
 
   /**
-   * Posts an append at once when the thread has none (it starts on it in its next turn); while it
-   * has some, it is busy committing or syncing them, and the appends made meanwhile wait for it
-   * anyway: they are posted as one message at the end of this turn of the event loop, each post
-   * costing the main thread a fixed part besides the copy of its events (docs/decisions/0315).
+   * The appends of one turn of the event loop are posted together at its end, as one message, as
+   * the in-process store commits them as one group: each group is one batch for every projection
+   * downstream, and each post costs the main thread a fixed part besides the copy of its events
+   * (docs/decisions/0315: posted at once while the thread was idle, groups came smaller and more).
    */
   post(append: PostedAppend): void {
-    if (this.waiting++ === 0) {
-      this.worker.ref();
-      this.worker.postMessage({ kind: 'appends', appends: [append] } satisfies WriterRequest);
-      return;
-    }
+    if (this.waiting++ === 0) this.worker.ref();
     if (this.batch.length === 0) setImmediate(this.postBatch);
     this.batch.push(append);
   }

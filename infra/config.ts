@@ -35,8 +35,6 @@ export type Config = {
   readonly readSideOneCommit: boolean;
   /** The read side's thread applies each group committed during its WAL sync and commits it once its batches come (docs/decisions/0313). */
   readonly readSidePreview: boolean;
-  /** The embedded event store's group commit and WAL sync on a thread of their own (docs/decisions/0315). */
-  readonly eventStoreThread: boolean;
   /** Text searches of the embedded delivery index answered by a thread of their own (docs/decisions/0305; on by default, 0312). */
   readonly textSearchThread: boolean;
 };
@@ -68,8 +66,6 @@ function onOff(value: string | undefined, fallback: boolean, name: string): bool
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const plan = (env.PLAN ?? 'free') as PlanCode;
   if (!PLANS.includes(plan)) throw new Error(`PLAN must be one of ${PLANS.join(', ')}`);
-  // The preview is posted between a group's commit and its sync, which the writer thread does together (docs/decisions/0315).
-  if (env.READ_SIDE_PREVIEW === 'on' && env.EVENT_STORE_THREAD === 'on') throw new Error('READ_SIDE_PREVIEW=on needs EVENT_STORE_THREAD=off');
   return {
     host: env.HOST ?? '127.0.0.1',
     port: int(env.PORT, 3000, 'PORT'),
@@ -90,7 +86,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readSideOneCommit: onOff(env.READ_SIDE_ONE_COMMIT, true, 'READ_SIDE_ONE_COMMIT'),
     readSidePreview: onOff(env.READ_SIDE_PREVIEW, false, 'READ_SIDE_PREVIEW'),
     textSearchThread: onOff(env.TEXT_SEARCH_THREAD, true, 'TEXT_SEARCH_THREAD'),
-    eventStoreThread: onOff(env.EVENT_STORE_THREAD, false, 'EVENT_STORE_THREAD'),
     embeddings: {
       url: env.EMBEDDINGS_URL || undefined,
       model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small',

@@ -25,7 +25,7 @@ export async function openStores(config: Config): Promise<Stores> {
   mkdirSync(config.dataDir, { recursive: true });
   const eventStore = config.eventStoreUrl
     ? new (await import('./eventstoredb/event-store.js')).EventStoreDbEventStore(config.eventStoreUrl)
-    : new SqliteEventStore(join(config.dataDir, 'events.db'), { thread: config.eventStoreThread });
+    : new SqliteEventStore(join(config.dataDir, 'events.db'));
   const readModelFile = config.mongoUrl ? null : join(config.dataDir, 'read-models.db');
   const readStore = readModelFile === null ? new (await import('./mongodb/read-store.js')).MongoReadStore(config.mongoUrl!) : new SqliteReadStore(readModelFile);
   const searchIndex = config.openSearchUrl

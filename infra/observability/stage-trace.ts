@@ -28,12 +28,6 @@ export function markStage(stage: string, at: number, n?: number): void {
   marks.push(n === undefined ? { stage, at, ms: stageNow() - at } : { stage, at, ms: stageNow() - at, n });
 }
 
-/** Notes a stage another thread timed (`at` wall-clock, `ms` long): the event store's writer thread (docs/decisions/0315). */
-export function noteStage(stage: string, at: number, ms: number, n?: number): void {
-  if (!file || written + marks.length >= MAX_MARKS) return;
-  marks.push(n === undefined ? { stage, at, ms } : { stage, at, ms, n });
-}
-
 /** Whether the trace is on (callers skip work that only feeds it). */
 export const stageTraceOn = (): boolean => file !== undefined && file !== '';
 

@@ -1,6 +1,7 @@
 import { Observable } from 'rxjs';
 import { EventEmitter } from 'node:events';
 import {
+  WrongExpectedRevision,
   type AppendResult,
   type ChainReport,
   type EventStore,
@@ -9,18 +10,16 @@ import {
   type Position,
   type StoredEvent,
 } from '../../commands/ports.js';
-import { migrateEventHashes, verifyEventHashes } from './event-hashes.js';
+import { chainHash } from '../audit/hash-chain.js';
+import { lastEventHash, migrateEventHashes, verifyEventHashes } from './event-hashes.js';
 import { fromPosition, openSqlite, toPosition, type SqliteDb } from './open.js';
 import { WalFile, type WalSync } from './wal-sync.js';
 import { checkpointInBackground } from './background-checkpoints.js';
-import { markStage, noteStage, stageNow } from '../observability/stage-trace.js';
+import { markStage, stageNow } from '../observability/stage-trace.js';
 import { StreamHeads } from './stream-heads.js';
 import { storedEvent } from './stored-event.js';
-import { GroupCommit, type EventRow, type GroupOutcome } from './event-group-commit.js';
-import { fromRefusal, type WriterReply } from './event-store-messages.js';
-import { WriterThread, type WriterSyncGate } from './event-store-writer.js';
 
-type Row = EventRow;
+type Row = { position: number; id: string; stream: string; revision: number; type: string; data: string; metadata: string };
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (
@@ -48,7 +47,7 @@ type Pending = {
   readonly reject: (error: unknown) => void;
 };
 
-type Outcome = GroupOutcome;
+type Outcome = { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly error: unknown };
 
 /** A row a group commit wrote, as stored (`data` and `metadata` are the stored JSON text). */
 export type CommittedRow = { readonly position: Position; readonly id: string; readonly stream: string; readonly revision: number; readonly type: string; readonly data: string; readonly metadata: string };
@@ -74,17 +73,15 @@ const NO_BOUND = Number.MAX_SAFE_INTEGER;
 
 const toStored = (row: Row): StoredEvent => storedEvent(row, toPosition(row.position));
 
-/** An append posted to the writer thread, answered by its group's reply (docs/decisions/0315). */
-type Posted = { readonly stream: string; readonly resolve: (result: AppendResult) => void; readonly reject: (error: unknown) => void };
-
-export type SqliteEventStoreOptions = {
-  /** Replaces the WAL sync of the in-process store (tests hold it back or make it fail). */
-  readonly walSync?: WalSync;
-  /** The group commit and the WAL sync on a thread of their own (docs/decisions/0315). */
-  readonly thread?: boolean;
-  /** With `thread`: the test hook that holds the thread's syncs back or fails them. */
-  readonly threadGate?: WriterSyncGate;
-};
+function check(stream: string, expected: ExpectedRevision, current: number | null): void {
+  const actual = current ?? 'no_stream';
+  const ok =
+    expected === 'any' ||
+    (expected === 'no_stream' && current === null) ||
+    (expected === 'stream_exists' && current !== null) ||
+    (typeof expected === 'number' && current === expected);
+  if (!ok) throw new WrongExpectedRevision(stream, expected, actual);
+}
 
 /**
  * The embedded event store: one SQLite table. Appends made while the event loop is busy
@@ -129,20 +126,18 @@ export class SqliteEventStore implements EventStore {
    * would give (docs/decisions/0314, first tried in 0302).
    */
   private handed: readonly Row[] = [];
+  /** The rows the last successful append inserted (read by `flush` right after it). */
+  private appendedRows: Row[] = [];
   private readonly statements;
   /** Streams' heads as far as this connection knows: a read past one needs no query (docs/decisions/0270). */
   private readonly heads: StreamHeads;
-  /** The in-process group commit's SQL, with the hash chain's last hash (null with the writer thread, which has its own). */
-  private readonly committer: GroupCommit | null;
-  /** The writer thread, when the group commit and the sync run there (docs/decisions/0315). */
-  private readonly writer: WriterThread | null;
-  /** Appends posted to the writer thread and not yet answered, in the order posted. */
-  private readonly posted: Posted[] = [];
+  /** The hash of the newest row (tamper evidence, docs/decisions/0071): re-read at open and after a failed append. */
+  private lastHash: string;
   /** Told each group's rows after its commit, before its WAL sync (the read side's preview, docs/decisions/0313). */
   private committedListener: ((rows: readonly CommittedRow[]) => void) | null = null;
 
-  constructor(file: string, options: SqliteEventStoreOptions = {}) {
-    if (options.thread && options.walSync) throw new Error('walSync replaces the in-process WAL sync; the writer thread syncs on its own (threadGate holds it)');
+  /** `walSync` replaces the WAL sync (tests hold it back or make it fail). */
+  constructor(file: string, options: { readonly walSync?: WalSync } = {}) {
     this.db = openSqlite(file);
     // Commits write the WAL without syncing it; `flush` syncs it before anyone hears of them.
     this.db.pragma('synchronous = NORMAL');
@@ -153,18 +148,47 @@ export class SqliteEventStore implements EventStore {
     this.walSync = options.walSync ?? this.wal.sync;
     this.releaseCheckpoints = checkpointInBackground(this.db, file);
     migrateEventHashes(this.db);
+    this.lastHash = lastEventHash(this.db);
     this.appended.setMaxListeners(0);
-    // The writer thread starts on the file as migrated: it reads the chain's last hash itself.
-    this.writer = options.thread ? new WriterThread(file, options.threadGate ?? null, (reply) => this.groupReplied(reply), (error) => this.writerEnded(error)) : null;
-    const writer = this.writer;
-    this.heads = new StreamHeads(this.db, writer ? () => writer.writes() : undefined);
-    this.committer = writer ? null : new GroupCommit(this.db, (stream, revision) => this.heads.headIs(stream, revision));
+    this.heads = new StreamHeads(this.db);
     this.statements = {
+      byId: this.db.prepare<[string], Row>('SELECT * FROM events WHERE id = ?'),
+      head: this.db.prepare<[string], { revision: number | null }>('SELECT MAX(revision) AS revision FROM events WHERE stream = ?'),
+      insert: this.db.prepare('INSERT INTO events (id, stream, revision, type, data, metadata, hash) VALUES (?, ?, ?, ?, ?, ?, ?)'),
       stream: this.db.prepare<[string, number], Row>('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision'),
       all: this.db.prepare<[number, number, number], Row>('SELECT * FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?'),
       last: this.db.prepare<[number], { position: number | null }>('SELECT MAX(position) AS position FROM events WHERE position <= ?'),
     };
   }
+
+  private readonly appendTx = (stream: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult => {
+    const first = events[0];
+    if (!first) throw new Error('append of no events');
+    const earlier = this.statements.byId.get(first.id);
+    if (earlier) return this.replayed(stream, events, earlier);
+    const current = this.statements.head.get(stream)?.revision ?? null;
+    try {
+      check(stream, expected, current);
+    } catch (error) {
+      // The caller will read the stream again: from the head it did not know.
+      this.heads.headIs(stream, current ?? -1);
+      throw error;
+    }
+    let revision = current ?? -1;
+    let position = 0;
+    const rows: Row[] = [];
+    for (const event of events) {
+      revision += 1;
+      const row = { id: event.id, stream, revision, type: event.type, data: JSON.stringify(event.data), metadata: JSON.stringify(event.metadata) };
+      const hash = chainHash(this.lastHash, row);
+      const info = this.statements.insert.run(row.id, stream, revision, row.type, row.data, row.metadata, hash);
+      this.lastHash = hash;
+      position = Number(info.lastInsertRowid);
+      rows.push({ position, ...row });
+    }
+    this.appendedRows = rows;
+    return { revision, position: toPosition(position) };
+  };
 
   /**
    * Commits every pending append in one transaction. Each runs in its own savepoint (a
@@ -179,12 +203,31 @@ export class SqliteEventStore implements EventStore {
     if (group.length === 0) return;
     const started = stageNow();
     let outcomes: Outcome[];
-    let rows: Row[];
+    const rows: Row[] = [];
     try {
       if (this.failure !== null) throw this.failure;
       if (this.closing || !this.db.open) throw new Error('the event store is closed');
-      ({ outcomes, rows } = this.committer!.commit(group));
+      const one = this.db.transaction(this.appendTx);
+      outcomes = this.db
+        .transaction((appends: readonly Pending[]) =>
+          appends.map((p): Outcome => {
+            try {
+              this.appendedRows = [];
+              const result = one(p.stream, p.events, p.expected);
+              // A retried append (`replayed`) inserted nothing and hands over nothing.
+              for (const row of this.appendedRows) rows.push(row);
+              return { ok: true, result };
+            } catch (error) {
+              // The rows this append hashed in memory were rolled back with its savepoint.
+              this.lastHash = lastEventHash(this.db);
+              return { ok: false, error };
+            }
+          }),
+        )
+        .immediate(group);
     } catch (error) {
+      // The whole group was rolled back, with the hashes chained in memory.
+      if (this.db.open) this.lastHash = lastEventHash(this.db);
       for (const p of group) p.reject(error);
       return;
     }
@@ -274,17 +317,11 @@ export class SqliteEventStore implements EventStore {
 
   /** Up to CHUNK readable events after `after`; shared with other subscribers asking the same (read-only). */
   private page(after: number): readonly StoredEvent[] {
+    const bound = this.readable;
     const memo = this.lastPage;
-    // A bound lower than the memo's is a group committed since, not yet synced: it holds none of the memo's rows, which stay the page.
-    // A higher one is a sync ended: its rows may be next (docs/decisions/0315: with the writer thread the bound moves at every group).
-    if (memo && memo.after === after && memo.bound >= this.readable) return memo.events;
-    let read = NO_BOUND;
-    const rows = this.bounded((bound) => {
-      read = bound;
-      return this.handedPage(after, bound) ?? this.statements.all.all(after, bound, CHUNK);
-    });
-    const events = rows.map(toStored);
-    this.lastPage = { after, bound: read, events };
+    if (memo && memo.after === after && memo.bound === bound) return memo.events;
+    const events = (this.handedPage(after, bound) ?? this.statements.all.all(after, bound, CHUNK)).map(toStored);
+    this.lastPage = { after, bound, events };
     return events;
   }
 
@@ -312,80 +349,8 @@ export class SqliteEventStore implements EventStore {
 
   /** The highest position readers of this process may see: below the first group not yet synced. */
   private get readable(): number {
-    if (this.writer !== null) {
-      // The thread sets it before its COMMIT, and keeps it after a failed sync.
-      const first = this.writer.unsyncedFirst();
-      return first < 0 ? NO_BOUND : first - 1;
-    }
     const first = this.failedFirst ?? this.unsynced[0]?.first;
     return first === undefined ? NO_BOUND : first - 1;
-  }
-
-  /**
-   * A read up to the readable bound. With the writer thread the bound may fall while the read runs
-   * (the thread commits a group): rows it then returns may be that group's, so it is read again
-   * below the new bound. A group's rows are visible only after its COMMIT, which comes after the
-   * thread lowered the bound, so a bound read after the query covers what the query saw.
-   */
-  private bounded<T>(read: (bound: number) => T): T {
-    for (;;) {
-      const bound = this.readable;
-      const result = read(bound);
-      if (this.readable >= bound) return result;
-    }
-  }
-
-  /**
-   * A group the writer thread committed and synced (or whose commit or sync failed): its callers
-   * answered, its rows handed to `$all` readers as `synced` does (docs/decisions/0315).
-   */
-  private groupReplied(reply: Extract<WriterReply, { kind: 'group' }>): void {
-    const group = this.posted.splice(0, reply.count);
-    noteStage('commit', reply.commit[0], reply.commit[1], reply.count);
-    if (reply.refused) {
-      const error = fromRefusal(reply.refused);
-      for (const p of group) p.reject(error);
-      return;
-    }
-    if (reply.failed) {
-      // Refused like the in-process store's failed sync (docs/decisions/0190): these callers and every later append.
-      this.failure ??= fromRefusal(reply.failed);
-      group.forEach((p, i) => {
-        const outcome = reply.outcomes[i];
-        p.reject(outcome && !outcome.ok ? fromRefusal(outcome.refusal) : this.failure);
-      });
-      return;
-    }
-    if (reply.outcomes.length > 0) this.stats.commits += 1;
-    this.stats.appends += reply.count;
-    if (reply.sync !== null) {
-      this.stats.syncs += 1;
-      noteStage('sync', reply.sync[0], reply.sync[1], 0);
-    }
-    const answering = stageNow();
-    group.forEach((p, i) => {
-      const outcome = reply.outcomes[i];
-      if (!outcome) return p.reject(new Error('append lost from its group'));
-      if (outcome.ok) {
-        this.heads.headIs(p.stream, outcome.result.revision);
-        return p.resolve(outcome.result);
-      }
-      const { refusal } = outcome;
-      // The caller will read the stream again: from the head it did not know.
-      if (refusal.conflict) this.heads.headIs(refusal.stream, refusal.actual === 'no_stream' ? -1 : refusal.actual);
-      p.reject(fromRefusal(refusal));
-    });
-    if (reply.rows.length === 0) return;
-    this.lastPage = null;
-    this.handed = reply.rows;
-    this.appended.emit('append');
-    markStage('answer-and-emit', answering, 1);
-  }
-
-  /** The writer thread ended on its own: whether its last groups reached the disk is unknown, so as a failed sync. */
-  private writerEnded(error: Error): void {
-    this.failure ??= error;
-    for (const p of this.posted.splice(0)) p.reject(error);
   }
 
   private scheduleFlush(): void {
@@ -394,28 +359,28 @@ export class SqliteEventStore implements EventStore {
     setImmediate(() => this.flush());
   }
 
+  /** An append whose first event id is stored already: the same append retried. */
+  private replayed(stream: string, events: readonly NewEvent[], first: Row): AppendResult {
+    if (first.stream !== stream) throw new Error(`event id ${first.id} is already used in stream ${first.stream}`);
+    const stored = this.statements.stream.all(stream, first.revision).slice(0, events.length);
+    const same = stored.length === events.length && stored.every((row, i) => row.id === events[i]?.id);
+    const last = stored[stored.length - 1];
+    if (!same || !last) throw new Error(`event ids of a retried append to ${stream} do not match the stored ones`);
+    return { revision: last.revision, position: toPosition(last.position) };
+  }
+
   /**
    * `listener` is told the rows of each group commit right after it, before the WAL sync that
    * makes them durable and readable (docs/decisions/0313): it may prepare work from them, never
    * let anyone see them; a group whose sync fails is never readable. One listener; null removes it.
    */
   onCommitted(listener: ((rows: readonly CommittedRow[]) => void) | null): void {
-    // The writer thread's groups reach the main thread only after their sync (docs/decisions/0315).
-    if (listener !== null && this.writer !== null) throw new Error("the read side's preview (READ_SIDE_PREVIEW=on) needs the event store's group commit in process (EVENT_STORE_THREAD=off)");
     this.committedListener = listener;
   }
 
   /** Queued for the next group commit, which runs once the event loop has handled what is ready now. */
   appendToStream(stream: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (this.failure !== null) return Promise.reject(this.failure);
-    const writer = this.writer;
-    if (writer !== null) {
-      if (this.closing) return Promise.reject(new Error('the event store is closed'));
-      return new Promise((resolve, reject) => {
-        this.posted.push({ stream, resolve, reject });
-        writer.post({ stream, events, expected });
-      });
-    }
     return new Promise((resolve, reject) => {
       this.pending.push({ stream, events, expected, resolve, reject });
       this.scheduleFlush();
@@ -434,11 +399,11 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readAll(after: Position, limit: number): Promise<StoredEvent[]> {
-    return this.bounded((bound) => this.statements.all.all(fromPosition(after), bound, limit)).map(toStored);
+    return this.statements.all.all(fromPosition(after), this.readable, limit).map(toStored);
   }
 
   async headPosition(): Promise<Position> {
-    const last = this.bounded((bound) => this.statements.last.get(bound)?.position);
+    const last = this.statements.last.get(this.readable)?.position;
     return last ? toPosition(last) : '';
   }
 
@@ -495,11 +460,6 @@ export class SqliteEventStore implements EventStore {
 
   async close(): Promise<void> {
     this.closing = true;
-    if (this.writer !== null) {
-      // The appends posted before are committed, synced and answered first.
-      await this.writer.close();
-      for (const p of this.posted.splice(0)) p.reject(new Error('the event store is closed'));
-    }
     // Groups already committed are answered (or refused) by their sync before the file closes.
     while (this.syncing.size > 0) await Promise.all([...this.syncing]);
     await this.releaseCheckpoints();

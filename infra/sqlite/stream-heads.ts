@@ -21,28 +21,9 @@ export class StreamHeads {
   private version: number;
   private checked = false;
 
-  /** The writer thread's count of foreign commits when last looked at (docs/decisions/0315). */
-  private foreign = 0n;
-  private readonly maxPosition: Statement<[], number | null>;
-
-  /**
-   * `writer`, with the event store's writer thread (docs/decisions/0315): the times it saw another
-   * connection commit (it looks inside each group's transaction) and the highest position it
-   * inserted. Its commits change `data_version` here as another process's would. A change keeps
-   * the heads (the thread's appends set them when answered) when the thread saw no foreign commit
-   * before its groups and no row lies past its last: another process's rows come after the ones
-   * before them (the positions are AUTOINCREMENT). A foreign commit between the thread's setting
-   * its last position and its COMMIT may be missed until the next look: a head then known too
-   * low makes at most one append refused with the stream's real revision, which the caller reads again.
-   */
-  constructor(
-    db: SqliteDb,
-    private readonly writer?: () => { readonly foreign: bigint; readonly last: number },
-  ) {
+  constructor(db: SqliteDb) {
     this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.version = this.dataVersion.get() ?? 0;
-    this.maxPosition = db.prepare<[], number | null>('SELECT MAX(position) FROM events').pluck();
-    if (writer) this.foreign = writer().foreign;
   }
 
   /** Whether the stream surely holds no event at or after revision `from`. */
@@ -73,16 +54,9 @@ export class StreamHeads {
     if (this.checked) return;
     this.checked = true;
     setImmediate(() => (this.checked = false));
-    // Before data_version and the highest position: what the thread wrote by then is in what they read.
-    const writes = this.writer?.();
     const version = this.dataVersion.get() ?? 0;
     if (version === this.version) return;
     this.version = version;
-    if (writes !== undefined) {
-      const noForeign = writes.foreign === this.foreign;
-      this.foreign = writes.foreign;
-      if (noForeign && (this.maxPosition.get() ?? 0) <= writes.last) return;
-    }
     this.heads.clear();
   }
 }

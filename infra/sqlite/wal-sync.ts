@@ -30,11 +30,6 @@ export class WalFile {
   /** Off the event loop: resolves once the WAL's bytes written before the call are on disk. */
   readonly sync: WalSync = async () => datasync(this.descriptor());
 
-  /** Blocking, on a thread that may wait (the event store's writer thread, docs/decisions/0315): a missing WAL is an error. */
-  syncBlocking(): void {
-    fdatasyncSync(this.descriptor());
-  }
-
   /** Blocking, for the moment of opening: what an earlier process wrote and did not sync. */
   syncNow(): void {
     try {

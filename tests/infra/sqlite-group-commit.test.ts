@@ -8,23 +8,19 @@ import { tempDir } from '../support/temp.js';
 const metadata = { actor_type: 'system', actor: null, ip_address: null, referer: null, timestamp: '2026-01-01T00:00:00Z' } as const;
 const event = (type: string, data: unknown = {}): NewEvent => ({ id: randomUUID(), type, data, metadata });
 
-// In process, and on the writer thread (docs/decisions/0315).
-for (const thread of [false, true]) {
-describe(`SQLite event store: group commit${thread ? ', on its writer thread' : ''}`, () => {
+describe('SQLite event store: group commit', () => {
   let file: string;
   let store: SqliteEventStore;
 
   beforeEach(() => {
     file = `${tempDir()}/events.db`;
-    store = new SqliteEventStore(file, { thread });
+    store = new SqliteEventStore(file);
   });
   afterEach(async () => store.close());
 
   it('commits 50 concurrent appends to different streams in one transaction, each with its own position', async () => {
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => store.appendToStream(`s-${i}`, [event('A', { i })], 'no_stream')));
-    // The writer thread starts on the first append at once when it has none; the others made meanwhile form the next group.
-    expect(store.stats).to.deep.equal(thread ? { commits: store.stats.commits, appends: 50, syncs: store.stats.commits } : { commits: 1, appends: 50, syncs: 1 });
-    expect(store.stats.commits).to.be.at.most(thread ? 2 : 1);
+    expect(store.stats).to.deep.equal({ commits: 1, appends: 50, syncs: 1 });
     const positions = results.map((r) => r.position);
     expect(new Set(positions).size).to.equal(50);
     expect([...positions].sort()).to.deep.equal(positions);
@@ -39,7 +35,7 @@ describe(`SQLite event store: group commit${thread ? ', on its writer thread' : 
     expect(won).to.have.length(1);
     for (const r of results) if (r.status === 'rejected') expect(r.reason).to.be.instanceOf(WrongExpectedRevision);
     expect((await store.readStream('one')).map((e) => e.type)).to.deep.equal(['A', 'B']);
-    expect(store.stats.commits).to.be.within(2, thread ? 3 : 2);
+    expect(store.stats.commits).to.equal(2);
   });
 
   it('applies appends to one stream queued together in order, each against its own expected revision', async () => {
@@ -50,7 +46,7 @@ describe(`SQLite event store: group commit${thread ? ', on its writer thread' : 
     ]);
     expect([a.revision, b.revision, c.revision]).to.deep.equal([0, 2, 3]);
     expect((await store.readStream('chain')).map((e) => e.type)).to.deep.equal(['A', 'B', 'C', 'D']);
-    expect(store.stats.commits).to.be.at.most(thread ? 2 : 1);
+    expect(store.stats.commits).to.equal(1);
   });
 
   it('rolls back a refused append alone: the appends beside it in the group are stored', async () => {
@@ -91,11 +87,11 @@ describe(`SQLite event store: group commit${thread ? ', on its writer thread' : 
   it('has every answered append on disk: a reopened store reads them all', async () => {
     await Promise.all(Array.from({ length: 30 }, (_, i) => store.appendToStream(`d-${i}`, [event('A')], 'no_stream')));
     await store.close();
-    store = new SqliteEventStore(file, { thread });
+    store = new SqliteEventStore(file);
     expect(await store.readAll('', 1000)).to.have.length(30);
   });
 
-  if (!thread) it('rejects appends still queued when the store closes instead of leaving them hanging', async () => {
+  it('rejects appends still queued when the store closes instead of leaving them hanging', async () => {
     // Caught at once: the refusal may come while `close` is awaited (else Node warns of a rejection handled late).
     const append = store.appendToStream('late', [event('A')], 'no_stream').catch((e: unknown) => e);
     await store.close();
@@ -104,4 +100,3 @@ describe(`SQLite event store: group commit${thread ? ', on its writer thread' : 
     expect((error as Error).message).to.match(/closed/);
   });
 });
-}

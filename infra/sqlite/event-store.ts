@@ -12,6 +12,7 @@ import {
 } from '../../commands/ports.js';
 import { chainHash } from '../audit/hash-chain.js';
 import { lastEventHash, migrateEventHashes, verifyEventHashes } from './event-hashes.js';
+import type { Statement } from './driver.js';
 import { fromPosition, openSqlite, toPosition, type SqliteDb } from './open.js';
 import { WalFile, type WalSync } from './wal-sync.js';
 import { checkpointInBackground } from './background-checkpoints.js';
@@ -131,8 +132,15 @@ export class SqliteEventStore implements EventStore {
   private readonly statements;
   /** Streams' heads as far as this connection knows: a read past one needs no query (docs/decisions/0270). */
   private readonly heads: StreamHeads;
-  /** The hash of the newest row (tamper evidence, docs/decisions/0071): re-read at open and after a failed append. */
+  /**
+   * The hash of the newest row (tamper evidence, docs/decisions/0071): re-read at open, after a
+   * failed append, and when another connection (another process) committed since this one last
+   * looked, which `PRAGMA data_version` tells: read inside each group commit's transaction, whose
+   * write lock keeps anyone else from appending until it ends.
+   */
   private lastHash: string;
+  private readonly chainVersion: Statement<[], number>;
+  private chainVersionSeen: number;
   /** Told each group's rows after its commit, before its WAL sync (the read side's preview, docs/decisions/0313). */
   private committedListener: ((rows: readonly CommittedRow[]) => void) | null = null;
 
@@ -149,6 +157,8 @@ export class SqliteEventStore implements EventStore {
     this.releaseCheckpoints = checkpointInBackground(this.db, file);
     migrateEventHashes(this.db);
     this.lastHash = lastEventHash(this.db);
+    this.chainVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.chainVersionSeen = this.chainVersion.get() ?? 0;
     this.appended.setMaxListeners(0);
     this.heads = new StreamHeads(this.db);
     this.statements = {
@@ -209,8 +219,9 @@ export class SqliteEventStore implements EventStore {
       if (this.closing || !this.db.open) throw new Error('the event store is closed');
       const one = this.db.transaction(this.appendTx);
       outcomes = this.db
-        .transaction((appends: readonly Pending[]) =>
-          appends.map((p): Outcome => {
+        .transaction((appends: readonly Pending[]) => {
+          this.chainOntoOthers();
+          return appends.map((p): Outcome => {
             try {
               this.appendedRows = [];
               const result = one(p.stream, p.events, p.expected);
@@ -222,8 +233,8 @@ export class SqliteEventStore implements EventStore {
               this.lastHash = lastEventHash(this.db);
               return { ok: false, error };
             }
-          }),
-        )
+          });
+        })
         .immediate(group);
     } catch (error) {
       // The whole group was rolled back, with the hashes chained in memory.
@@ -357,6 +368,14 @@ export class SqliteEventStore implements EventStore {
     if (this.flushScheduled) return;
     this.flushScheduled = true;
     setImmediate(() => this.flush());
+  }
+
+  /** Inside a group commit: the newest row's hash read again if another connection committed since the last look. */
+  private chainOntoOthers(): void {
+    const version = this.chainVersion.get() ?? 0;
+    if (version === this.chainVersionSeen) return;
+    this.chainVersionSeen = version;
+    this.lastHash = lastEventHash(this.db);
   }
 
   /** An append whose first event id is stored already: the same append retried. */

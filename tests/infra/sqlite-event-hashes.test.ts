@@ -109,4 +109,20 @@ describe('SQLite event store: tamper-evident hash chain', () => {
     expect(await store.verifyChain()).to.deep.include({ verified: true, checked: 2 });
     await store.close();
   });
+
+  it('chains onto the rows another connection appended to the same file since its own last append', async () => {
+    const first = new SqliteEventStore(file);
+    const second = new SqliteEventStore(file);
+    try {
+      await first.appendToStream('a-1', [event('A', { n: 1 })], 'no_stream');
+      await second.appendToStream('b-1', [event('B', { n: 2 }), event('B', { n: 3 })], 'no_stream');
+      await first.appendToStream('a-1', [event('A', { n: 4 })], 0);
+      await second.appendToStream('b-1', [event('B', { n: 5 })], 1);
+      await first.appendToStream('c-1', [event('C', { n: 6 })], 'no_stream');
+    } finally {
+      await first.close();
+      await second.close();
+    }
+    expect(await verify(file)).to.deep.include({ verified: true, checked: 6, first_break: null });
+  });
 });

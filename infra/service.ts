@@ -144,9 +144,6 @@ export async function startService(config: Config, logger: Logger = createLogger
   // Each group committed goes to the thread before its WAL sync, applied meanwhile, committed once its batches come (docs/decisions/0313).
   if (readSide && config.readSidePreview && stores.eventStore instanceof SqliteEventStore) stores.eventStore.onCommitted((rows) => readSide.preview(rows));
   const readSideTarget = (local: ProjectionTarget, recent?: RecentDocs): ProjectionTarget => (readSide ? onReadSideThread(readSide, local, recent) : local);
-  // With the split, revisions and usage commit their own file on a second thread, beside the read models' round (docs/decisions/0320).
-  const sideThread = readSide && stores.sideFile !== null ? new ReadSideThread(stores.sideFile, { oneCommit: config.readSideOneCommit }) : null;
-  const sideTarget = (local: ProjectionTarget): ProjectionTarget => (sideThread ? onReadSideThread(sideThread, local) : readSideTarget(local));
   // The read models, revisions and usage start their batches a turn after the delivery index (docs/decisions/0276).
   const readModelRunner = new ProjectionRunner(eventStore, target(readSideTarget(readModels, recentResources)), { log, turnLater: true, afterBatch: refreshRouting });
   // Cascades of deletes run as a reactor from their own checkpoint (docs/decisions/0083).
@@ -160,8 +157,8 @@ export async function startService(config: Config, logger: Logger = createLogger
       // The delivery index first: runners take each new group in this order, and readers wait for it (docs/decisions/0217).
       new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex, embedder)), { log, afterBatch: async (batch) => evictTimed(served, batch) }),
       readModelRunner,
-      new ProjectionRunner(eventStore, target(sideTarget(revisions)), { log, turnLater: true }),
-      new ProjectionRunner(eventStore, target(sideTarget(usage)), { log, turnLater: true, afterBatch: async () => usageMeter.forget() }),
+      new ProjectionRunner(eventStore, target(readSideTarget(revisions)), { log, turnLater: true }),
+      new ProjectionRunner(eventStore, target(readSideTarget(usage)), { log, turnLater: true, afterBatch: async () => usageMeter.forget() }),
     ],
     [new ProjectionRunner(eventStore, target(cascades), { log })],
   );
@@ -221,7 +218,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     projections,
     apps: { management, delivery },
     managementThin: managementListener.thin,
-    readSideBatches: () => (readSide?.committed ?? 0) + (sideThread?.committed ?? 0),
+    readSideBatches: () => readSide?.committed ?? 0,
     /** Graceful: readiness turns 503, in-flight requests finish, agent sessions end, projections commit their batch and checkpoint, stores close. */
     stop() {
       stopping ??= (async () => {
@@ -229,7 +226,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         await Promise.all(servers.map((s) => closeGracefully(s, config.shutdownGraceMs)));
         mcp.close();
         await projections.stop();
-        await Promise.all([readSide?.close(), sideThread?.close()]);
+        await readSide?.close();
         await closeStores(stores);
       })();
       return stopping;

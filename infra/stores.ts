@@ -6,7 +6,6 @@ import type { Config } from './config.js';
 import { adoptRebuiltDelivery } from './sqlite/delivery-adopt.js';
 import { SqliteEventStore } from './sqlite/event-store.js';
 import { SqliteReadStore } from './sqlite/read-store.js';
-import { SplitReadStore } from './sqlite/read-store-split.js';
 import { SqliteSearchIndex } from './sqlite/search-index.js';
 
 export type Stores = {
@@ -15,8 +14,6 @@ export type Stores = {
   readonly searchIndex: SearchIndex;
   /** The embedded read store's file, which the read side's thread opens too (docs/decisions/0307); null on MongoDB. */
   readonly readModelFile: string | null;
-  /** With `READ_SIDE_SPLIT`: the file of the revisions' and usage's tables, which a second read-side thread writes (docs/decisions/0320); else null. */
-  readonly sideFile: string | null;
 };
 
 /**
@@ -30,17 +27,11 @@ export async function openStores(config: Config): Promise<Stores> {
     ? new (await import('./eventstoredb/event-store.js')).EventStoreDbEventStore(config.eventStoreUrl)
     : new SqliteEventStore(join(config.dataDir, 'events.db'));
   const readModelFile = config.mongoUrl ? null : join(config.dataDir, 'read-models.db');
-  const sideFile = readModelFile !== null && config.readSideSplit ? join(config.dataDir, 'revisions.db') : null;
-  const readStore =
-    readModelFile === null
-      ? new (await import('./mongodb/read-store.js')).MongoReadStore(config.mongoUrl!)
-      : sideFile === null
-        ? new SqliteReadStore(readModelFile)
-        : new SplitReadStore(new SqliteReadStore(readModelFile), new SqliteReadStore(sideFile));
+  const readStore = readModelFile === null ? new (await import('./mongodb/read-store.js')).MongoReadStore(config.mongoUrl!) : new SqliteReadStore(readModelFile);
   const searchIndex = config.openSearchUrl
     ? new (await import('./opensearch/search-index.js')).OpenSearchSearchIndex(config.openSearchUrl)
     : new SqliteSearchIndex(adoptRebuiltDelivery(join(config.dataDir, 'delivery.db')), false, { textThread: config.textSearchThread });
-  return { eventStore, readStore, searchIndex, readModelFile, sideFile };
+  return { eventStore, readStore, searchIndex, readModelFile };
 }
 
 export async function closeStores(stores: Stores): Promise<void> {

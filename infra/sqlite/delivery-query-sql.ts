@@ -184,6 +184,19 @@ function keyset(b: Builder, keys: readonly Ordering[], cursor: QueryCursor, plai
 
 export type PageSql = { readonly sql: string; readonly params: SqlParam[] };
 
+/**
+ * A page's LIMIT written into its SQL rather than bound: SQLite (3.53, better-sqlite3's) codes a
+ * bound LIMIT with the value it had (computeLimitRegisters), so it marks the statement to be
+ * prepared again whenever that parameter is bound, and better-sqlite3 binds every parameter on
+ * every run: each page paid a whole prepare, 10 to 20 µs of CPU (docs/decisions/0319). A literal
+ * keeps the cached statement as it is; a page size is one of at most a hundred values, each a
+ * statement of its own in the statement cache.
+ */
+export function limitSql(rows: number): string {
+  if (!Number.isSafeInteger(rows) || rows < 1) throw new Error(`invalid page size: ${rows}`);
+  return String(rows);
+}
+
 /** The statement of one page: filter, owners, cursor, order, limit + 1 (to tell whether more exist). */
 export function pageSql(args: {
   env: string;
@@ -215,6 +228,6 @@ export function pageSql(args: {
   const keys = orderings(args.sort, args.backward);
   if (args.cursor) clauses.push(keyset(b, keys, args.cursor, args.sort.every((s) => s.field.scope === 'sys')));
   const order = keys.map((k) => `${k.expr} ${k.descending ? 'DESC' : 'ASC'}`).join(', ');
-  const sql = `SELECT ${DOC_COLUMNS} FROM docs WHERE ${clauses.join(' AND ')} ORDER BY ${order} LIMIT ${b.p(args.limit + 1)}`;
+  const sql = `SELECT ${DOC_COLUMNS} FROM docs WHERE ${clauses.join(' AND ')} ORDER BY ${order} LIMIT ${limitSql(args.limit + 1)}`;
   return { sql, params: b.params };
 }

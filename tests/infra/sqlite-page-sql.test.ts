@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import { limitSql, pageSql } from '../../infra/sqlite/delivery-query-sql.js';
+import { SqliteSearchIndex } from '../../infra/sqlite/search-index.js';
+import type { DeliveryQuery } from '../../projections/delivery-query.js';
+import type { DeliveryDoc } from '../../projections/ports.js';
+import { tempDir } from '../support/temp.js';
+
+const BY_CREATION = [{ field: { scope: 'sys' as const, name: 'created_at' as const }, descending: false }];
+
+const doc = (n: number): DeliveryDoc => ({
+  env: 'e1',
+  folder: 'f1',
+  key: `k${String(n).padStart(2, '0')}`,
+  created_at: `2026-01-01T00:00:${String(n).padStart(2, '0')}Z`,
+  updated_at: '2026-02-01T00:00:00Z',
+  owner: null,
+  data: { n, even: n % 2 === 0 },
+});
+
+describe("a page statement's LIMIT (docs/decisions/0319)", () => {
+  it('is written into the SQL, not bound: SQLite would prepare the statement again at each run', () => {
+    const where = { kind: 'condition' as const, field: { scope: 'data' as const, path: ['n'] }, op: 'gte' as const, value: 3 };
+    for (const filterIndexed of [false, true]) {
+      const { sql, params } = pageSql({ env: 'e1', folder: 'f1', where, sort: BY_CREATION, cursor: { values: ['0'], key: 'x' }, backward: false, limit: 20, filterIndexed });
+      expect(sql).to.match(/ LIMIT 21$/);
+      expect(params).to.not.include(21);
+      expect(params).to.include(3);
+    }
+  });
+
+  it('refuses a page size that is not a positive integer', () => {
+    for (const rows of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60]) expect(() => limitSql(rows), String(rows)).to.throw(/invalid page size/);
+    expect(limitSql(101)).to.equal('101');
+  });
+
+  it('gives each page size its own statement: pages of the same query with other limits answer their own rows', async () => {
+    const index = new SqliteSearchIndex(`${tempDir()}/search.db`);
+    try {
+      await index.unitOfWork('delivery', '00000000000000000001', async (tx) => {
+        for (let n = 1; n <= 9; n++) await tx.index(doc(n));
+      });
+      const query = (limit: number, key: string): DeliveryQuery => ({ limit, where: { kind: 'condition', field: { scope: 'data', path: ['even'] }, op: 'eq', value: true }, after: { values: ['0'], key } });
+      for (const [limit, keys, hasMore] of [
+        [1, ['k02'], true],
+        [3, ['k02', 'k04', 'k06'], true],
+        [1, ['k02'], true],
+        [4, ['k02', 'k04', 'k06', 'k08'], false],
+        [2, ['k02', 'k04'], true],
+      ] as const) {
+        for (const key of ['a', 'b']) {
+          const page = await index.queryStored!('e1', 'f1', query(limit, key));
+          expect(page.items.map((d) => d.key), `limit ${limit}`).to.deep.equal(keys);
+          expect(page.hasMore, `limit ${limit}`).to.equal(hasMore);
+        }
+      }
+    } finally {
+      await index.close();
+    }
+  });
+});

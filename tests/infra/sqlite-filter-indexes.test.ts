@@ -8,6 +8,7 @@ import type { DeliveryDoc, SearchIndex, SearchIndexTx } from '../../projections/
 import { activeVersionId, versionFieldsId, type SearchField } from '../../projections/search-fields.js';
 import { searchIndexQueryContract } from '../contracts/search-index-query.contract.js';
 import { tempDir } from '../support/temp.js';
+import { numberedDoc } from '../support/search-fixtures.js';
 
 const field = (path: string, type: string, localizable = false): SearchField => ({ path, type, localizable, searchable: false, vectorizable: false, dimensions: null });
 
@@ -39,15 +40,7 @@ function withPublishedFields(index: SqliteSearchIndex): SearchIndex {
   });
 }
 
-const doc = (n: number, data: Record<string, unknown>): DeliveryDoc => ({
-  env: 'e1',
-  folder: 'f1',
-  key: `k${String(n).padStart(3, '0')}`,
-  created_at: `2026-01-01T00:00:${String(n).padStart(2, '0')}Z`,
-  updated_at: '2026-02-01T00:00:00Z',
-  owner: null,
-  data,
-});
+const doc = numberedDoc;
 
 /** Values of every JSON type in the indexed fields, so that the typed comparisons are held to the index's columns. */
 const DOCS = [

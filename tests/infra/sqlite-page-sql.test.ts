@@ -4,18 +4,11 @@ import { SqliteSearchIndex } from '../../infra/sqlite/search-index.js';
 import type { DeliveryQuery } from '../../projections/delivery-query.js';
 import type { DeliveryDoc } from '../../projections/ports.js';
 import { tempDir } from '../support/temp.js';
+import { numberedDoc } from '../support/search-fixtures.js';
 
 const BY_CREATION = [{ field: { scope: 'sys' as const, name: 'created_at' as const }, descending: false }];
 
-const doc = (n: number): DeliveryDoc => ({
-  env: 'e1',
-  folder: 'f1',
-  key: `k${String(n).padStart(2, '0')}`,
-  created_at: `2026-01-01T00:00:${String(n).padStart(2, '0')}Z`,
-  updated_at: '2026-02-01T00:00:00Z',
-  owner: null,
-  data: { n, even: n % 2 === 0 },
-});
+const doc = (n: number): DeliveryDoc => numberedDoc(n, { n, even: n % 2 === 0 });
 
 describe("a page statement's LIMIT (docs/decisions/0319)", () => {
   it('is written into the SQL, not bound: SQLite would prepare the statement again at each run', () => {
@@ -41,11 +34,11 @@ describe("a page statement's LIMIT (docs/decisions/0319)", () => {
       });
       const query = (limit: number, key: string): DeliveryQuery => ({ limit, where: { kind: 'condition', field: { scope: 'data', path: ['even'] }, op: 'eq', value: true }, after: { values: ['0'], key } });
       for (const [limit, keys, hasMore] of [
-        [1, ['k02'], true],
-        [3, ['k02', 'k04', 'k06'], true],
-        [1, ['k02'], true],
-        [4, ['k02', 'k04', 'k06', 'k08'], false],
-        [2, ['k02', 'k04'], true],
+        [1, ['k002'], true],
+        [3, ['k002', 'k004', 'k006'], true],
+        [1, ['k002'], true],
+        [4, ['k002', 'k004', 'k006', 'k008'], false],
+        [2, ['k002', 'k004'], true],
       ] as const) {
         for (const key of ['a', 'b']) {
           const page = await index.queryStored!('e1', 'f1', query(limit, key));

@@ -18,3 +18,14 @@ export const searchDoc = (env: string, key: string, data: Record<string, unknown
   owner: null,
   data,
 });
+
+/** Document `n` of collection `f1` in `e1`, key `k00n`, created `n` seconds into 2026 (so keys and creation order agree). */
+export const numberedDoc = (n: number, data: Record<string, unknown>): DeliveryDoc => ({
+  env: 'e1',
+  folder: 'f1',
+  key: `k${String(n).padStart(3, '0')}`,
+  created_at: `2026-01-01T00:00:${String(n).padStart(2, '0')}Z`,
+  updated_at: '2026-02-01T00:00:00Z',
+  owner: null,
+  data,
+});

@@ -5,6 +5,7 @@ import type { SqliteDb } from './open.js';
 import { closeTerms } from './fuzzy-terms.js';
 import { expansionsPerWord } from '../../projections/typo-tolerance.js';
 import { GENERATION_SCHEMA, type TextChanges, type TextIndexKeeper } from './text-index-keeper.js';
+import { limitSql } from './delivery-query-sql.js';
 import { memoryTextSearch } from './text-search.js';
 import { VECTOR_CHANGES_KEPT, VECTOR_CHANGES_SCHEMA, VECTOR_MEMORY_BYTES, VectorCache } from './vector-cache.js';
 import type { VectorHit } from './vector-block.js';
@@ -46,6 +47,9 @@ const nearestFirst = (best: Map<string, number>, limit: number): Scored[] =>
   [...best].map(([key, score]) => ({ key, score })).sort((a, b) => a.score - b.score || (a.key < b.key ? -1 : 1)).slice(0, limit);
 
 const localeArg = (locale: string | null): string[] => (locale === null ? [] : [locale]);
+/** Distinct SQL texts a connection keeps prepared. */
+const MAX_STATEMENTS = 256;
+
 const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 
 /** What a vector counts in `vectors_size`: the combined embedding is a derived copy and counts nothing. */
@@ -53,6 +57,21 @@ const storedBytes = (vector: SearchEntries['vectors'][number]): number => (vecto
 
 /** `vectors_size` of a document once `index` has stored these entries (docs/decisions/0296). */
 export const vectorsBytes = (entries: SearchEntries): number => entries.vectors.reduce((sum, vector) => sum + storedBytes(vector), 0);
+
+/**
+ * The statement of an FTS5 ranked search (phrases, and words the in-memory index leaves to FTS5):
+ * its parameters are the MATCH expression, the locale when one is named, the fields, the
+ * environment and the collection. The LIMIT is written into the SQL, not bound: SQLite prepares a
+ * statement again each time a bound LIMIT is bound anew (docs/decisions/0319).
+ */
+export function rankedTextSql(localeNamed: boolean, fields: number, limit: number): string {
+  return `SELECT d.key AS key, -SUM(s.score) AS score, s.doc AS rowid FROM (
+        SELECT doc, rank AS score FROM search_text
+        WHERE search_text MATCH ? ${localeNamed ? "AND locale IN (?, '')" : ''} AND field IN (${placeholders(fields)})
+      ) s JOIN docs d ON d.rowid = s.doc
+      WHERE d.env = ? AND d.folder = ? AND d.data IS NOT NULL
+      GROUP BY s.doc ORDER BY score DESC, d.key LIMIT ${limitSql(limit)}`;
+}
 
 /**
  * FTS5 query text: each word quoted (so none is read as an operator), OR-ed, or one quoted phrase.
@@ -85,10 +104,14 @@ export class SqliteSearchTables {
     }
   }
 
-  /** Statements are prepared once per SQL text. */
+  /**
+   * Statements are prepared once per SQL text, at most MAX_STATEMENTS of them (a ranked search's
+   * statement is one per LIMIT; the oldest goes first).
+   */
   private sql(text: string): Statement {
     let statement = this.statements.get(text);
     if (!statement) {
+      if (this.statements.size >= MAX_STATEMENTS) this.statements.delete(this.statements.keys().next().value as string);
       statement = this.db.prepare(text);
       this.statements.set(text, statement);
     }
@@ -212,14 +235,10 @@ export class SqliteSearchTables {
   searchTextFts5(env: string, folder: string, query: TextQuery): Scored[] {
     const vocabulary = this.sql('SELECT term FROM search_vocab WHERE term >= ? AND term < ?').pluck();
     const match = ftsMatch(query, (from, to) => vocabulary.all(from, to) as string[]);
-    if (!match || query.fields.length === 0) return [];
-    const sql = `SELECT d.key AS key, -SUM(s.score) AS score, s.doc AS rowid FROM (
-        SELECT doc, rank AS score FROM search_text
-        WHERE search_text MATCH ? ${query.locale === null ? '' : "AND locale IN (?, '')"} AND field IN (${placeholders(query.fields.length)})
-      ) s JOIN docs d ON d.rowid = s.doc
-      WHERE d.env = ? AND d.folder = ? AND d.data IS NOT NULL
-      GROUP BY s.doc ORDER BY score DESC, d.key LIMIT ?`;
-    return this.sql(sql).all(match, ...localeArg(query.locale), ...query.fields, env, folder, query.limit) as Scored[];
+    // A limit under one reads nothing (as LIMIT 0 did when it was bound).
+    if (!match || query.fields.length === 0 || query.limit < 1) return [];
+    const sql = rankedTextSql(query.locale !== null, query.fields.length, query.limit);
+    return this.sql(sql).all(match, ...localeArg(query.locale), ...query.fields, env, folder) as Scored[];
   }
 
   /** This connection's in-memory copy of the vector partitions it searches (made on first use). */

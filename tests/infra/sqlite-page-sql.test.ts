@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { limitSql, pageSql } from '../../infra/sqlite/delivery-query-sql.js';
 import { SqliteSearchIndex } from '../../infra/sqlite/search-index.js';
+import { rankedTextSql } from '../../infra/sqlite/search-tables.js';
 import type { DeliveryQuery } from '../../projections/delivery-query.js';
 import type { DeliveryDoc } from '../../projections/ports.js';
 import { tempDir } from '../support/temp.js';
-import { numberedDoc } from '../support/search-fixtures.js';
+import { numberedDoc, searchDoc } from '../support/search-fixtures.js';
 
 const BY_CREATION = [{ field: { scope: 'sys' as const, name: 'created_at' as const }, descending: false }];
 
@@ -46,6 +47,35 @@ describe("a page statement's LIMIT (docs/decisions/0319)", () => {
           expect(page.hasMore, `limit ${limit}`).to.equal(hasMore);
         }
       }
+    } finally {
+      await index.close();
+    }
+  });
+});
+
+describe("an FTS5 ranked search's LIMIT (docs/decisions/0319)", () => {
+  it('is written into the SQL, not bound', () => {
+    const sql = rankedTextSql(true, 2, 11);
+    expect(sql).to.match(/ LIMIT 11$/);
+    // MATCH, the locale, two fields, the environment and the collection: six parameters, none of them the limit.
+    expect(sql.split('?').length - 1).to.equal(6);
+    expect(rankedTextSql(false, 1, 3).split('?').length - 1).to.equal(4);
+  });
+
+  it('answers phrase searches with limits that change from one search to the next, each with its own rows', async () => {
+    const index = new SqliteSearchIndex(`${tempDir()}/search.db`);
+    try {
+      await index.unitOfWork('t', '00000000000000000001', async (tx) => {
+        for (const [key, text] of [['a', 'apple pie'], ['b', 'apple pie and apple pie'], ['c', 'apple pie, apple pie, apple pie'], ['d', 'pie apple']]) {
+          await tx.index(searchDoc('e1', key!));
+          await tx.indexSearch('e1', 'f', key!, { texts: [{ field: 'title', locale: '', text: text! }], vectors: [] });
+        }
+      });
+      const phrase = (limit: number) => index.searchText('e1', 'f', { phrase: ['apple', 'pie'], fields: ['title'], locale: null, limit }).then((hits) => hits.map((h) => h.key));
+      const all = await phrase(10);
+      expect(all).to.have.members(['a', 'b', 'c']);
+      for (const limit of [1, 2, 1, 3, 2]) expect(await phrase(limit), `limit ${limit}`).to.deep.equal(all.slice(0, limit));
+      expect(await phrase(0)).to.deep.equal([]);
     } finally {
       await index.close();
     }

@@ -6,6 +6,7 @@ import { closeTerms } from './fuzzy-terms.js';
 import { expansionsPerWord } from '../../projections/typo-tolerance.js';
 import { GENERATION_SCHEMA, type TextChanges, type TextIndexKeeper } from './text-index-keeper.js';
 import { limitSql } from './delivery-query-sql.js';
+import { prepared } from './statement-cache.js';
 import { memoryTextSearch } from './text-search.js';
 import { VECTOR_CHANGES_KEPT, VECTOR_CHANGES_SCHEMA, VECTOR_MEMORY_BYTES, VectorCache } from './vector-cache.js';
 import type { VectorHit } from './vector-block.js';
@@ -47,9 +48,6 @@ const nearestFirst = (best: Map<string, number>, limit: number): Scored[] =>
   [...best].map(([key, score]) => ({ key, score })).sort((a, b) => a.score - b.score || (a.key < b.key ? -1 : 1)).slice(0, limit);
 
 const localeArg = (locale: string | null): string[] => (locale === null ? [] : [locale]);
-/** Distinct SQL texts a connection keeps prepared. */
-const MAX_STATEMENTS = 256;
-
 const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 
 /** What a vector counts in `vectors_size`: the combined embedding is a derived copy and counts nothing. */
@@ -87,7 +85,6 @@ export function ftsMatch(query: TextQuery, candidates: (from: string, to: string
 
 export class SqliteSearchTables {
   private readonly known = new Set<number>();
-  private readonly statements = new Map<string, Statement>();
 
   /**
    * `text`: on a reader, the in-memory text index that answers word searches; on a writer, the
@@ -105,17 +102,11 @@ export class SqliteSearchTables {
   }
 
   /**
-   * Statements are prepared once per SQL text, at most MAX_STATEMENTS of them (a ranked search's
-   * statement is one per LIMIT; the oldest goes first).
+   * Statements are prepared once per SQL text, in the connection's bounded statement cache
+   * (statement-cache.ts): a ranked search's statement is one per LIMIT.
    */
   private sql(text: string): Statement {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      if (this.statements.size >= MAX_STATEMENTS) this.statements.delete(this.statements.keys().next().value as string);
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
+    return prepared(this.db, text);
   }
 
   /** Whether a table of this width exists (another connection may have created it). */

@@ -144,8 +144,12 @@ export async function startService(config: Config, logger: Logger = createLogger
   // Each group committed goes to the thread before its WAL sync, applied meanwhile, committed once its batches come (docs/decisions/0313).
   if (readSide && config.readSidePreview && stores.eventStore instanceof SqliteEventStore) stores.eventStore.onCommitted((rows) => readSide.preview(rows));
   const readSideTarget = (local: ProjectionTarget, recent?: RecentDocs): ProjectionTarget => (readSide ? onReadSideThread(readSide, local, recent) : local);
-  // The read models, revisions and usage start their batches a turn after the delivery index (docs/decisions/0276).
-  const readModelRunner = new ProjectionRunner(eventStore, target(readSideTarget(readModels, recentResources)), { log, turnLater: true, afterBatch: refreshRouting });
+  // Which runners take a new group a turn of the event loop after the others. On the main thread,
+  // the read models, revisions and usage start their batches a turn after the delivery index
+  // (docs/decisions/0276). On their own thread they go first: their round on the thread then runs
+  // while the main thread applies the delivery index's batch a turn later (0324).
+  const readSideLater = readSide === null;
+  const readModelRunner = new ProjectionRunner(eventStore, target(readSideTarget(readModels, recentResources)), { log, turnLater: readSideLater, afterBatch: refreshRouting });
   // Cascades of deletes run as a reactor from their own checkpoint (docs/decisions/0083).
   const cascades = reactorTarget('cascades', readStore, cascadeReaction({ bus, readStore, quota: resourceQuota, readModels: readModelRunner }));
   const usage = usageTarget(readStore);
@@ -154,11 +158,11 @@ export async function startService(config: Config, logger: Logger = createLogger
   await usage.prepare();
   const projections = new Projections(
     [
-      // The delivery index first: runners take each new group in this order, and readers wait for it (docs/decisions/0217).
-      new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex, embedder)), { log, afterBatch: async (batch) => evictTimed(served, batch) }),
+      // Readers wait for the delivery index (docs/decisions/0217); the turn it takes a group in is above.
+      new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex, embedder)), { log, turnLater: !readSideLater, afterBatch: async (batch) => evictTimed(served, batch) }),
       readModelRunner,
-      new ProjectionRunner(eventStore, target(readSideTarget(revisions)), { log, turnLater: true }),
-      new ProjectionRunner(eventStore, target(readSideTarget(usage)), { log, turnLater: true, afterBatch: async () => usageMeter.forget() }),
+      new ProjectionRunner(eventStore, target(readSideTarget(revisions)), { log, turnLater: readSideLater }),
+      new ProjectionRunner(eventStore, target(readSideTarget(usage)), { log, turnLater: readSideLater, afterBatch: async () => usageMeter.forget() }),
     ],
     [new ProjectionRunner(eventStore, target(cascades), { log })],
   );

@@ -13,8 +13,11 @@ export type SeedTerm = { readonly postings: Postings; readonly idf: number };
 /** The most terms a seed bounds (one bit each, below DONE); a query of more is walked over its postings only. */
 const MAX_TERMS = 30;
 
-/** How many of the strongest documents are scored first, for a first threshold. */
+/** How many documents are scored first, for a first threshold. */
 const SEED_SCORED = (size: number): number => 2 * size;
+
+/** How many documents are read first (their bounds only), the strongest bounds among them scored for the first threshold. */
+const READ_FIRST = (size: number): number => 8 * size;
 
 /**
  * The terms' impact-ordered prefixes (text-impacts.ts) as they are read, strongest first from the
@@ -87,7 +90,8 @@ class Fronts {
 
 /**
  * Fills `best` from the terms' impact-ordered prefixes (docs/decisions/0255), in three steps:
- * 1. the strongest documents are scored exactly (twice `best.size` of them): a first threshold;
+ * 1. a first threshold: the first documents read (eight times `best.size` reads) gather their
+ *    bounds, and the strongest bounds among them are scored exactly (twice `best.size` of them);
  * 2. reading on in the same order, each document's bound is only gathered (what it takes from the
  *    terms it was read in, plus the fronts of the others), until the fronts together cannot reach
  *    the threshold: no document not read can enter then;
@@ -110,21 +114,43 @@ export function seedFromImpacts(index: TextMemoryIndex, terms: readonly SeedTerm
     exact(d);
     return true;
   };
-  // 1. A first threshold: the strongest documents scored exactly.
-  const firsts = SEED_SCORED(best.size);
-  for (let scored = 0; scored < firsts; ) {
+  const every = (1 << terms.length) - 1;
+  const { lists } = fronts;
+  // 1. A first threshold: the first documents read only gather their bounds, as in step 2 (the
+  // terms they do not hold, by the Bloom filters, count as read), and the strongest bounds among
+  // them are scored exactly: documents that take much from several terms come first, not the
+  // ones strongest in a single term (docs/decisions/0322).
+  for (let reads = READ_FIRST(best.size); reads > 0; reads--) {
     fronts.look();
-    if (best.full && fronts.sum < best.threshold * (1 - SLACK)) return true;
-    if (fronts.pick < 0) return fronts.complete;
+    if (fronts.pick < 0) break;
+    const term = fronts.pick;
     const d = fronts.next();
     const s = marks.slot(d);
-    if ((marks.terms[s]! & DONE) === 0 && score(s, d)) scored += 1;
+    let known = marks.terms[s]!;
+    if (marks.added) for (let t = 0; t < lists.length; t++) if (t !== term && !mayHold(lists[t]!, d)) known |= 1 << t;
+    marks.terms[s] = known | (1 << term);
+    marks.known[s] = marks.known[s]! + fronts.taken;
+  }
+  {
+    const { read, bounds, count } = marks;
+    const { front } = fronts;
+    for (let i = 0; i < count; i++) {
+      const s = read[i]!;
+      const known = marks.terms[s]!;
+      let bound = marks.known[s]!;
+      for (let t = 0; t < front.length; t++) if ((known & (1 << t)) === 0) bound += front[t]!;
+      bounds[i] = bound;
+    }
+    const order = strongestFirst(bounds, count);
+    const firsts = SEED_SCORED(best.size);
+    for (let i = 0, scored = 0; i < count && scored < firsts; i++) {
+      const s = read[order[i]!]!;
+      if (score(s, marks.docOf(s))) scored += 1;
+    }
   }
   // 2. Bounds of the documents read on: what each takes from the terms it was read in; the terms
   // it is known not to hold (their Bloom filters) count as read. One read in every term has its
   // bound and is scored at once if that reaches the best (a higher threshold stops the reading sooner).
-  const every = (1 << terms.length) - 1;
-  const { lists } = fronts;
   for (;;) {
     fronts.look();
     if ((best.full && fronts.sum < best.threshold * (1 - SLACK)) || fronts.pick < 0) break;
@@ -159,7 +185,7 @@ export function seedFromImpacts(index: TextMemoryIndex, terms: readonly SeedTerm
     read[kept] = s;
     bounds[kept++] = bound;
   }
-  const order = Int32Array.from({ length: kept }, (_, i) => i).sort((a, b) => bounds[b]! - bounds[a]!);
+  const order = strongestFirst(bounds, kept);
   for (const i of order) {
     needed = best.full ? best.threshold * (1 - SLACK) : -Infinity;
     if (bounds[i]! < needed) break;
@@ -167,4 +193,22 @@ export function seedFromImpacts(index: TextMemoryIndex, terms: readonly SeedTerm
     if ((marks.terms[s]! & DONE) === 0) score(s, marks.docOf(s));
   }
   return decided;
+}
+
+/** Up to this many, an insertion sort (no comparator called from the native sort); more: the native sort. */
+const FEW = 64;
+
+/** The places `0..count-1` ordered by `bounds` from the greatest down, equal bounds in place order. */
+export function strongestFirst(bounds: Float64Array, count: number): Int32Array {
+  const order = new Int32Array(count);
+  for (let i = 0; i < count; i++) order[i] = i;
+  if (count > FEW) return order.sort((a, b) => bounds[b]! - bounds[a]! || a - b);
+  for (let i = 1; i < count; i++) {
+    const at = order[i]!;
+    const bound = bounds[at]!;
+    let j = i - 1;
+    for (; j >= 0 && bounds[order[j]!]! < bound; j--) order[j + 1] = order[j]!;
+    order[j + 1] = at;
+  }
+  return order;
 }

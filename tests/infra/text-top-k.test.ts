@@ -3,6 +3,7 @@ import { seededRandom } from '../../infra/bench/seeded-random.js';
 import { mayHold, type PrefixSize } from '../../infra/sqlite/text-impacts.js';
 import { B, K1, TextMemoryIndex, idf } from '../../infra/sqlite/text-memory-index.js';
 import { topK, type TopKQuery } from '../../infra/sqlite/text-top-k.js';
+import { strongestFirst } from '../../infra/sqlite/text-top-k-seed.js';
 import type { Scored } from '../../projections/search-ports.js';
 
 type Row = { readonly field: string; readonly locale: string; readonly tokens: readonly string[] };
@@ -120,6 +121,20 @@ describe('text top k from impact-ordered prefixes (docs/decisions/0255)', () => 
   it('answers the same when the prefixes are too short to decide (the walk over the postings finishes what the seed began)', () => {
     expect(run((n) => Math.min(n, 1 + (n >> 5)), 12)).to.be.greaterThan(2000);
     expect(run(() => 0, 13)).to.be.greaterThan(2000);
+  });
+
+  it('answers the same when the first reads (whose strongest bounds give the first threshold) run past the end of every prefix', () => {
+    // Forty documents a term at most: eight times the limit reads more than that for most queries.
+    expect(run((n) => Math.min(n, 40), 14)).to.be.greaterThan(2000);
+  });
+
+  it('orders the read documents by their bounds from the greatest down, equal bounds in the order read, few or many', () => {
+    const next = seededRandom(15);
+    for (const count of [0, 1, 2, 5, 63, 64, 65, 300]) {
+      const bounds = Float64Array.from({ length: count + 3 }, () => Math.floor(next() * 8) / 4);
+      const want = Array.from({ length: count }, (_, i) => i).sort((a, b) => bounds[b]! - bounds[a]! || a - b);
+      expect([...strongestFirst(bounds, count)], `${count}`).to.deep.equal(want);
+    }
   });
 
   it('keep a term\'s prefix only while it bounds every document: a weaker document indexed later joins its members, a stronger one drops it', () => {

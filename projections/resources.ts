@@ -9,7 +9,8 @@ export const resourcesProjection: ReadModelProjection = {
   changes: (event) => {
     switch (event.type) {
       case 'ResourceCreated':
-        return [put('resources', event.data.key, { ...event.data, content_type: 'document', current_revision: null, vectors_size: 0 })];
+        // `...{}` first: a literal that starts with a spread and adds properties after it is slow in V8 (Node 20, docs/decisions/0323).
+        return [put('resources', event.data.key, { ...{}, ...event.data, content_type: 'document', current_revision: null, vectors_size: 0 })];
       case 'ResourceUpdated':
         return [patch('resources', event.data.key, { name: event.data.name })];
       case 'RevisionCreated':

@@ -15,7 +15,7 @@ export const revisionsProjection: ReadModelProjection = {
   changes: (event) => {
     switch (event.type) {
       case 'RevisionCreated':
-        return [put('revisions', event.data.key, { ...event.data, unpublished_at: null })];
+        return [put('revisions', event.data.key, { ...{}, ...event.data, unpublished_at: null })]; // `...{}`: docs/decisions/0323
       case 'RevisionPublished':
         return [patch('revisions', event.data.key, { status: 'published', published_at: event.data.published_at, unpublished_at: null })];
       case 'RevisionUnpublished':

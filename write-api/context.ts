@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { CommandContext } from '../commands/context.js';
+import { isoNow } from '../commands/time-text.js';
 import type { EventMetadata } from '../commands/ports.js';
 import { principalOf } from '../read-api/principal.js';
 import { param } from '../read-api/query.js';
@@ -27,7 +28,7 @@ export function clientIp(req: Request): string | null {
 
 export function commandContext(req: Request, res: Response): CommandContext {
   const principal = principalOf(res);
-  const now = new Date().toISOString();
+  const now = isoNow();
   const metadata: EventMetadata = {
     actor_type: principal.actor_type,
     actor: principal.actor,

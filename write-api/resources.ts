@@ -80,7 +80,8 @@ export function createResourceHandler(deps: WriteDeps): RequestHandler {
     const external_id = inQuery ?? inBody ?? undefined;
     const wait = queryBool(query, 'wait', true);
     const ctx = commandContext(req, res);
-    const created = await createResource(deps.bus, deps.validator, ctx, { ...input, folder: param(req, 'collection'), external_id: external_id ?? null }, deps.resourceQuota);
+    // `...{}` first: an object literal that starts with a spread and adds properties after it is slow in V8 (Node 20, docs/decisions/0323).
+    const created = await createResource(deps.bus, deps.validator, ctx, { ...{}, ...input, folder: param(req, 'collection'), external_id: external_id ?? null }, deps.resourceQuota);
     await answerResource(deps, res, created, 201, wait);
   };
 }

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { isoNow } from '../../commands/time-text.js';
 import { windowOf } from '../../domain/billing.js';
 import { DomainError } from '../../domain/errors.js';
 import { PLANS, type PlanCode } from '../../domain/plan.js';
@@ -55,7 +56,7 @@ export function managementRateLimit(store: ReadStore, setting: RateLimitSetting,
   return async (req, res, next) => {
     const { organization } = res.locals.principal as Principal;
     res.on('finish', () => {
-      if (res.statusCode !== 429 && res.statusCode < 500 && req.method !== 'OPTIONS') meter.add(organization, windowOf(new Date().toISOString()));
+      if (res.statusCode !== 429 && res.statusCode < 500 && req.method !== 'OPTIONS') meter.add(organization, windowOf(isoNow()));
     });
     const limit = await limitOf(organization);
     if (limit === null) return next();

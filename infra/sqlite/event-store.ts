@@ -187,9 +187,16 @@ export class SqliteEventStore implements EventStore {
     let revision = current ?? -1;
     let position = 0;
     const rows: Row[] = [];
+    // The events of one append usually share one metadata object (a create's two do): its text is made once (docs/decisions/0323).
+    let metadataOf: unknown = undefined;
+    let metadata = '';
     for (const event of events) {
       revision += 1;
-      const row = { id: event.id, stream, revision, type: event.type, data: JSON.stringify(event.data), metadata: JSON.stringify(event.metadata) };
+      if (event.metadata !== metadataOf || metadataOf === undefined) {
+        metadataOf = event.metadata;
+        metadata = JSON.stringify(event.metadata);
+      }
+      const row = { id: event.id, stream, revision, type: event.type, data: JSON.stringify(event.data), metadata };
       const hash = chainHash(this.lastHash, row);
       const info = this.statements.insert.run(row.id, stream, revision, row.type, row.data, row.metadata, hash);
       this.lastHash = hash;

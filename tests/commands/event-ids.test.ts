@@ -21,3 +21,14 @@ describe('event ids', () => {
     for (const id of same) expect(id.slice(0, 13)).to.equal(ids[2]?.slice(0, 13));
   });
 });
+
+describe('event ids made in turn in different milliseconds', () => {
+  it('each carry their own millisecond (the time part is kept per millisecond, docs/decisions/0323)', () => {
+    const at = Date.UTC(2026, 10, 26, 21, 0, 0, 0);
+    for (const ms of [at, at + 1, at, at + 65_536, at + 1, at]) {
+      const id = newEventId(ms);
+      expect(id).to.match(V7);
+      expect(parseInt(id.replace(/-/g, '').slice(0, 12), 16)).to.equal(ms);
+    }
+  });
+});

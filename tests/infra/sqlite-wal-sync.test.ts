@@ -1,8 +1,10 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { firstValueFrom } from 'rxjs';
 import type { NewEvent } from '../../commands/ports.js';
 import { SqliteEventStore } from '../../infra/sqlite/event-store.js';
+import { Database } from '../../infra/sqlite/driver.js';
 import { WalFile } from '../../infra/sqlite/wal-sync.js';
 import { tempDir } from '../support/temp.js';
 
@@ -203,5 +205,51 @@ describe('WalFile', () => {
     const again = new SqliteEventStore(file);
     expect(await again.readAll('', 10)).to.have.length(1);
     await again.close();
+  });
+});
+
+describe('WalFile kept open (docs/decisions/0323)', () => {
+  it('syncs with one descriptor across checkpoints that truncate the WAL in place', async () => {
+    const file = `${tempDir()}/events.db`;
+    const store = new SqliteEventStore(file);
+    await store.appendToStream('a', [event('A')], 'no_stream');
+    const wal = new WalFile(`${file}-wal`);
+    await wal.sync();
+    const checkpointer = new Database(file);
+    for (let i = 0; i < 3; i++) {
+      checkpointer.pragma('wal_checkpoint(TRUNCATE)');
+      await store.appendToStream('a', [event(`B${i}`)], i);
+      expect(statSync(`${file}-wal`).size).to.be.greaterThan(0);
+      await wal.sync();
+    }
+    checkpointer.close();
+    wal.close();
+    await store.close();
+    const again = new SqliteEventStore(file);
+    expect((await again.readAll('', 10)).map((e) => e.type)).to.deep.equal(['A', 'B0', 'B1', 'B2']);
+    await again.close();
+  });
+});
+
+describe('SQLite event store: the metadata text of an append (docs/decisions/0323)', () => {
+  it('stores each event with its own metadata, whether the append\'s events share one object or not', async () => {
+    const store = new SqliteEventStore(`${tempDir()}/events.db`);
+    const other = { ...metadata, timestamp: '2026-01-02T00:00:00Z' };
+    const shared = { ...metadata, actor: { key: 'u1' } };
+    await store.appendToStream('a', [
+      { id: randomUUID(), type: 'A', data: {}, metadata: shared },
+      { id: randomUUID(), type: 'B', data: {}, metadata: shared },
+      { id: randomUUID(), type: 'C', data: {}, metadata: other },
+      { id: randomUUID(), type: 'D', data: {}, metadata: shared },
+    ], 'no_stream');
+    shared.actor.key = 'changed after the append';
+    const read = await store.readAll('', 10);
+    expect(read.map((e) => e.metadata)).to.deep.equal([
+      { ...metadata, actor: { key: 'u1' } },
+      { ...metadata, actor: { key: 'u1' } },
+      other,
+      { ...metadata, actor: { key: 'u1' } },
+    ]);
+    await store.close();
   });
 });

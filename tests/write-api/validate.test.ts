@@ -26,6 +26,24 @@ describe('request validators', () => {
     expect(body).to.deep.equal({ meta: {} });
   });
 
+  it("copy a parsed body with its own properties in their order, the defaults after them, and an own __proto__ refused as sent (docs/decisions/0323)", () => {
+    const check = validator<Record<string, unknown>>({
+      type: 'object',
+      properties: { data: { type: 'object' }, name: { type: ['string', 'null'], default: null }, mode: { type: 'string', default: 'instant' } },
+      required: ['data'],
+      additionalProperties: false,
+    });
+    const body = JSON.parse('{"mode":"draft","data":{"title":"x"}}') as Record<string, unknown>;
+    const checked = check(body);
+    expect(Object.keys(checked)).to.deep.equal(['mode', 'data', 'name']);
+    expect(checked).to.deep.equal({ mode: 'draft', data: { title: 'x' }, name: null });
+    expect(Object.getPrototypeOf(checked)).to.equal(Object.prototype);
+    expect(body).to.deep.equal({ mode: 'draft', data: { title: 'x' } });
+    const polluted = JSON.parse('{"data":{},"__proto__":{"name":"x"}}') as Record<string, unknown>;
+    expect(() => check(polluted)).to.throw(DomainError);
+    expect(({} as Record<string, unknown>).name).to.equal(undefined);
+  });
+
   it('refuse invalid input with the given code and the field in the detail', () => {
     const check = validator<{ n: number }>({ type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }, 'data_validation_error');
     const error = (() => {

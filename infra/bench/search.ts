@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Cleanup } from './cleanup.js';
-import { markSeeded, startCorpusService } from './corpus.js';
+import { stopChild, type Cleanup } from './cleanup.js';
+import { markSeeded, startCorpusService, type CorpusService } from './corpus.js';
 import { cpuSeconds } from './cpu-time.js';
 import { effectiveSort } from '../../projections/delivery-query.js';
 import { encodeCursor } from '../../read-api/delivery/query/cursor.js';
@@ -174,6 +174,15 @@ async function measureWithCpu(
 export async function searchScenario(ctx: SearchContext, o: SearchBenchOptions): Promise<{ rows: Row[]; figures: Figure[] }> {
   process.env.EMBEDDINGS_CACHE_DIR ||= join(tmpdir(), 'cms-bench-embeddings-cache');
   const service = await startCorpusService(ctx.cleanup, ctx.root, o.dataDir, o.resources);
+  try {
+    return await measureCorpus(ctx, o, service);
+  } finally {
+    // Stopped once measured: the scenarios after it (the writes among them) run beside the main service alone.
+    await stopChild(service.child);
+  }
+}
+
+async function measureCorpus(ctx: SearchContext, o: SearchBenchOptions, service: CorpusService): Promise<{ rows: Row[]; figures: Figure[] }> {
   if (service.bootstrap) {
     const b = service.bootstrap;
     const collection = await setup(b);

@@ -8,24 +8,13 @@ export type ReadSideRequest =
       readonly kind: 'apply';
       readonly id: number;
       readonly target: string;
-      /**
-       * The batch's events; or the id of the request before that carried the same ones (docs/decisions/0311);
-       * or the number of the preview whose rows are exactly its events (docs/decisions/0326).
-       */
-      readonly events: readonly StoredEvent[] | { readonly sameAs: number } | { readonly preview: number };
+      /** The batch's events, or the id of the request before that carried the same ones (docs/decisions/0311). */
+      readonly events: readonly StoredEvent[] | { readonly sameAs: number };
       readonly position: Position;
     }
   /** A group's rows just committed, before their WAL sync: applied, not committed, until their batches come (docs/decisions/0313). */
   | { readonly kind: 'preview'; readonly rows: readonly CommittedRow[] }
   | { readonly kind: 'close' };
-
-/**
- * How many of the last previews both sides keep: previews are numbered from 1 in the order the
- * main thread posts them to a thread (and the thread receives them), so a batch whose events are
- * exactly the rows of one the main thread still keeps names it, and the thread, which got every
- * message posted before the batch, still holds it (docs/decisions/0326).
- */
-export const PREVIEWS_KEPT = 8;
 
 /** A batch's outcome; a committed read-model batch hands over the resources it left (docs/decisions/0296). */
 export type ReadSideReply =

@@ -14,7 +14,7 @@ import { usageTarget } from '../../projections/usage.js';
 import { SqliteReadStore } from './read-store.js';
 import { storedEvent } from './stored-event.js';
 import type { CommittedRow } from './event-store.js';
-import { PREVIEWS_KEPT, type ReadSideReplies, type ReadSideReply, type ReadSideRequest } from './read-side-messages.js';
+import type { ReadSideReplies, ReadSideReply, ReadSideRequest } from './read-side-messages.js';
 
 type Handed = { readonly docs: ReadonlyMap<string, Doc | null>; readonly removed: boolean };
 
@@ -103,11 +103,8 @@ const noteApplied = (requests: readonly Apply[]): void => {
   for (const { position } of requests) if (position > appliedUpTo) appliedUpTo = position;
 };
 
-/** A previewed group's rows, and its events once parsed (by its preview or by a batch that names it). */
-type Previewed = { readonly rows: readonly CommittedRow[]; events: readonly StoredEvent[] | null };
-
 /** Groups previewed and not yet opened, oldest first (docs/decisions/0313): the next batches are the oldest group's. */
-const waitingPreviews: Previewed[] = [];
+const waitingPreviews: (readonly CommittedRow[])[] = [];
 /** More waiting than this: the oldest are dropped (the thread is far behind; their batches come without them). */
 const WAITING_MAX = 4;
 /** While a preview is open: looks at the batches queued (called as each arrives). */
@@ -123,10 +120,10 @@ async function drain(): Promise<void> {
       noteApplied(requests);
       continue;
     }
-    const group = waitingPreviews.shift();
-    if (group === undefined || closing) break;
+    const rows = waitingPreviews.shift();
+    if (rows === undefined || closing) break;
     // Skipped when its batches came and were applied before the thread got to it.
-    if (group.rows[0]!.position > appliedUpTo) await previewRound(group);
+    if (rows[0]!.position > appliedUpTo) await previewRound(rows);
   }
   running = false;
   if (closing) void store.close().finally(() => port!.close());
@@ -134,14 +131,6 @@ async function drain(): Promise<void> {
 
 /** As the event store parses a row of `$all`: the preview's events are the batches' own. */
 const toStored = (row: CommittedRow): StoredEvent => storedEvent(row, row.position);
-
-/** A group's events, parsed once for its preview and the batches that name it. */
-const eventsOf = (group: Previewed): readonly StoredEvent[] => (group.events ??= group.rows.map(toStored));
-
-/** Previews received, numbered from 1 as the main thread numbers the ones it posts (read-side-messages.ts). */
-let previewCount = 0;
-/** The last PREVIEWS_KEPT previews by number: a batch names one whose rows are exactly its events (docs/decisions/0326). */
-const keptPreviews = new Map<number, Previewed>();
 
 const PREVIEWED = [...targets.keys()];
 
@@ -205,10 +194,10 @@ class Unclaimed extends Error {}
  * reply comes without applying the group after the sync. Otherwise it rolls back and the batches
  * are applied as without previews.
  */
-async function previewRound(group: Previewed): Promise<void> {
+async function previewRound(rows: readonly CommittedRow[]): Promise<void> {
   let claimed: Apply[] | null = null;
   try {
-    const events = eventsOf(group);
+    const events = rows.map(toStored);
     const replies = await store.unitsTogether(async () => {
       let preview: Handed | null = null;
       const last = events[events.length - 1]!.position;
@@ -245,12 +234,6 @@ function withEvents(request: Extract<ReadSideRequest, { kind: 'apply' }>): Apply
     lastEvents = { id: request.id, events };
     return { ...request, events };
   }
-  if ('preview' in events) {
-    const group = keptPreviews.get(events.preview);
-    if (group === undefined) throw new Error(`batch ${request.id} names preview ${events.preview}, which the read side's thread does not hold`);
-    lastEvents = { id: request.id, events: eventsOf(group) };
-    return { ...request, events: lastEvents.events };
-  }
   const named = (events as { readonly sameAs: number }).sameAs;
   if (lastEvents?.id !== named) throw new Error(`batch ${request.id} names the events of ${named}, which the read side's thread does not hold`);
   return { ...request, events: lastEvents.events };
@@ -265,13 +248,9 @@ port.on('message', (message: ReadSideRequest) => {
     return;
   }
   if (message.kind === 'preview') {
-    // Kept, numbered, before anything else: the main thread's next batches may name it.
-    const group: Previewed = { rows: message.rows, events: null };
-    keptPreviews.set(++previewCount, group);
-    keptPreviews.delete(previewCount - PREVIEWS_KEPT);
     // Previews need rounds: without them each batch commits on its own, beside any open transaction.
     if (!oneCommit || message.rows.length === 0) return;
-    waitingPreviews.push(group);
+    waitingPreviews.push(message.rows);
     if (waitingPreviews.length > WAITING_MAX) waitingPreviews.shift();
     // At once, not a turn later: the point is to work while the sync runs.
     if (!running) void drain();

@@ -5,7 +5,7 @@ import type { RecentDocs } from '../../projections/recent-docs.js';
 import type { ProjectionTarget } from '../../projections/runner.js';
 import { workerSource } from '../worker-source.js';
 import type { CommittedRow } from './event-store.js';
-import { PREVIEWS_KEPT, type ReadSideReplies, type ReadSideReply, type ReadSideRequest } from './read-side-messages.js';
+import type { ReadSideReplies, ReadSideReply, ReadSideRequest } from './read-side-messages.js';
 
 type Committed = Extract<ReadSideReply, { ok: true }>;
 type Pending = { readonly resolve: (reply: Committed) => void; readonly reject: (error: Error) => void };
@@ -32,11 +32,8 @@ export class ReadSideThread {
   private readonly pending = new Map<number, Pending>();
   /** Batches the thread committed (diagnostics and tests). */
   committed = 0;
-  /**
-   * Batches posted with their events, those that named an earlier one's instead, and those that
-   * named a preview holding exactly their events (diagnostics and tests).
-   */
-  readonly posted = { copied: 0, named: 0, previewed: 0 };
+  /** Batches posted with their events, and those that named an earlier one's instead (diagnostics and tests). */
+  readonly posted = { copied: 0, named: 0 };
   /** Groups posted as previews, and batches committed from one (diagnostics and tests, docs/decisions/0313). */
   readonly previews = { posted: 0, committed: 0 };
   /**
@@ -45,15 +42,6 @@ export class ReadSideThread {
    * shared page): it names that request instead of copying them again (docs/decisions/0311).
    */
   private lastCopied: { readonly id: number; readonly first: StoredEvent; readonly last: StoredEvent; readonly length: number } | null = null;
-  /** Previews posted to the running thread, numbered from 1 (read-side-messages.ts). */
-  private previewCount = 0;
-  /**
-   * The rows of the last PREVIEWS_KEPT previews, oldest first. A batch of exactly one group's
-   * events names its preview instead of being copied to the thread: the thread parsed the same
-   * rows already, and the structured copy of the parsed events was about 5% of the main thread
-   * during the writes (docs/decisions/0326).
-   */
-  private readonly previewed: { readonly seq: number; readonly rows: readonly CommittedRow[] }[] = [];
 
   /**
    * `oneCommit`: the thread applies the batches it has at once in one transaction (docs/decisions/0311);
@@ -65,10 +53,8 @@ export class ReadSideThread {
   ) {}
 
   private start(): Worker {
-    // A new thread holds no earlier batch and no preview.
+    // A new thread holds no earlier batch.
     this.lastCopied = null;
-    this.previewCount = 0;
-    this.previewed.length = 0;
     const worker = new Worker(workerSource(import.meta.url, 'read-side-thread'), {
       eval: true,
       workerData: { file: this.file, oneCommit: this.options.oneCommit, previewMs: this.options.previewMs ?? PREVIEW_MS },
@@ -118,25 +104,11 @@ export class ReadSideThread {
   preview(rows: readonly CommittedRow[]): void {
     if (!this.worker || !this.options.preview || !this.options.oneCommit || rows.length === 0) return;
     this.previews.posted++;
-    this.previewed.push({ seq: ++this.previewCount, rows });
-    if (this.previewed.length > PREVIEWS_KEPT) this.previewed.shift();
     this.worker.postMessage({ kind: 'preview', rows } satisfies ReadSideRequest);
   }
 
-  /** The number of a kept preview whose rows are exactly `events` (the same positions and ids, in order), or 0. */
-  private previewOf(events: readonly StoredEvent[]): number {
-    for (let i = this.previewed.length - 1; i >= 0; i--) {
-      const { seq, rows } = this.previewed[i]!;
-      if (rows.length !== events.length) continue;
-      let same = true;
-      for (let j = 0; j < rows.length && same; j++) same = rows[j]!.position === events[j]!.position && rows[j]!.id === events[j]!.id;
-      if (same) return seq;
-    }
-    return 0;
-  }
-
-  /** `events` to post with request `id`, or the earlier request that carried the same objects, or the preview of the same rows. */
-  private eventsOf(id: number, events: readonly StoredEvent[]): Extract<ReadSideRequest, { kind: 'apply' }>['events'] {
+  /** `events` to post with request `id`, or the earlier request that carried the same objects. */
+  private eventsOf(id: number, events: readonly StoredEvent[]): readonly StoredEvent[] | { readonly sameAs: number } {
     const first = events[0];
     const last = events[events.length - 1];
     const known = this.lastCopied;
@@ -146,12 +118,6 @@ export class ReadSideThread {
       return { sameAs: known.id };
     }
     this.lastCopied = first && last ? { id, first, last, length: events.length } : null;
-    // A stored row is never changed: the event at a position with the same id is the one the row holds.
-    const preview = events.length > 0 ? this.previewOf(events) : 0;
-    if (preview > 0) {
-      this.posted.previewed++;
-      return { preview };
-    }
     this.posted.copied++;
     return events;
   }

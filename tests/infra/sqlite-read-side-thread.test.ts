@@ -113,7 +113,7 @@ describe('the read side on its own thread (READ_SIDE_THREAD, docs/decisions/0307
       expect(await readModels.checkpoint()).to.equal(all[all.length - 1]!.position);
       expect(thread.committed).to.equal(3 * Math.ceil(all.length / 7));
       // The three targets' batch is the same events: copied to the thread once, named by the other two.
-      expect(thread.posted).to.deep.equal({ copied: Math.ceil(all.length / 7), named: 2 * Math.ceil(all.length / 7), previewed: 0 });
+      expect(thread.posted).to.deep.equal({ copied: Math.ceil(all.length / 7), named: 2 * Math.ceil(all.length / 7) });
       // The last batch's resources, handed over as the store holds them, frozen.
       const last = keys[keys.length - 1]!;
       const held = recent.get(last);
@@ -181,7 +181,7 @@ describe('the read side on its own thread (READ_SIDE_THREAD, docs/decisions/0307
     async function replay(
       before: (at: number, rows: readonly CommittedRow[], thread: ReadSideThread, file: string) => Promise<void> | void,
       options: { readonly previewMs?: number; readonly apart?: (at: number) => boolean } = {},
-    ): Promise<{ readonly previews: ReadSideThread['previews']; readonly committed: number; readonly posted: ReadSideThread['posted'] }> {
+    ): Promise<{ readonly previews: ReadSideThread['previews']; readonly committed: number }> {
       const file = join(tempDir(), 'read-models.db');
       const local = new SqliteReadStore(file);
       const recent = new RecentDocs('resources');
@@ -209,7 +209,7 @@ describe('the read side on its own thread (READ_SIDE_THREAD, docs/decisions/0307
         const lastCreated = [...all].reverse().find((e) => e.type === 'ResourceCreated')!;
         const key = (lastCreated.data as { key: string }).key;
         expect(recent.get(key)).to.deep.equal(await local.collection('resources').get(key));
-        return { previews: { ...thread.previews }, committed: thread.committed, posted: { ...thread.posted } };
+        return { previews: { ...thread.previews }, committed: thread.committed };
       } finally {
         await thread.close();
         await events.close();
@@ -222,7 +222,7 @@ describe('the read side on its own thread (READ_SIDE_THREAD, docs/decisions/0307
 
     it('writes the same documents and checkpoints as the main thread when each batch claims the preview of its events', async () => {
       let count = 0;
-      const { previews, committed, posted } = await replay((at, rows, thread) => {
+      const { previews, committed } = await replay((at, rows, thread) => {
         count = batches(rows);
         // The first batch starts the thread: previews go only to a running one.
         thread.preview(rows.slice(at, at + 7));
@@ -230,33 +230,26 @@ describe('the read side on its own thread (READ_SIDE_THREAD, docs/decisions/0307
       expect(previews.posted).to.equal(count - 1);
       expect(previews.committed).to.equal(3 * (count - 1));
       expect(committed).to.equal(3 * count);
-      // Each batch of exactly a preview's events named it instead of being copied (docs/decisions/0326).
-      expect(posted).to.deep.equal({ copied: 1, named: 2 * count, previewed: count - 1 });
     });
 
     it('applies the rest of a batch that goes beyond its preview in the same transaction', async () => {
       let count = 0;
-      const { previews, posted } = await replay((at, rows, thread) => {
+      const { previews } = await replay((at, rows, thread) => {
         count = batches(rows);
         // The batch's first four events previewed (a group), the other three not (the next group, synced meanwhile).
         thread.preview(rows.slice(at, at + 4));
       });
       expect(previews.committed).to.equal(3 * (count - 1));
-      // A batch that is more than a preview's events is copied (the last, shorter batch may be exactly one).
-      expect(posted.copied + posted.previewed).to.equal(count);
-      expect(posted.copied).to.be.at.least(count - 1);
     });
 
     it('rolls a preview back and applies the batches as without it when they do not start with its events', async () => {
-      const { previews, committed, posted } = await replay((at, rows, thread) => {
+      const { previews, committed } = await replay((at, rows, thread) => {
         // The next group previewed ahead of this group's batches; the runners' batches start earlier.
         thread.preview(rows.slice(at + 7, at + 14));
       });
       expect(previews.posted).to.be.above(0);
       expect(previews.committed).to.equal(0);
       expect(committed).to.be.above(0);
-      // Each later batch's events were previewed a batch before (and rolled back): it names that preview, still kept on both sides.
-      expect(posted.previewed).to.be.above(0);
     });
 
     it('rolls a preview back without waiting for its time when a runner\'s batch does not come with the others (a paused runner)', async () => {

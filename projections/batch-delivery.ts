@@ -15,6 +15,11 @@ const idOf = (env: string, folder: string, key: string): string => `${env}\u0000
  */
 export class BatchDelivery implements SearchIndexTx {
   private readonly entries = new Map<string, Entry>();
+  /**
+   * The search metadata this batch read, by id, until it sets it: every published document of a
+   * collection reads the collection's fields, once per batch instead of once each (docs/decisions/0326).
+   */
+  private readonly metas = new Map<string, Promise<unknown>>();
 
   constructor(private readonly tx: SearchIndexTx) {}
 
@@ -42,10 +47,16 @@ export class BatchDelivery implements SearchIndexTx {
   }
 
   meta(id: string): Promise<unknown> {
-    return this.tx.meta(id);
+    let value = this.metas.get(id);
+    if (value === undefined) {
+      value = this.tx.meta(id);
+      this.metas.set(id, value);
+    }
+    return value;
   }
 
   setMeta(id: string, value: unknown): Promise<void> {
+    this.metas.delete(id);
     return this.tx.setMeta(id, value);
   }
 

@@ -89,6 +89,12 @@ class Writer implements SearchIndexTx {
   readonly vectorSizes = new Map<string, number>();
   /** Whether it removed a whole collection. */
   removedFolder = false;
+  /**
+   * The row ids of the documents this unit indexed (and so cleared of search rows) whose search
+   * entries it has not indexed since, by `docId`: their entries need neither the row id looked
+   * up again nor another clear (docs/decisions/0326).
+   */
+  private readonly cleared = new Map<string, number>();
 
   constructor(
     private readonly s: Statements,
@@ -105,10 +111,17 @@ class Writer implements SearchIndexTx {
   }
 
   async indexSearch(env: string, folder: string, key: string, entries: SearchEntries): Promise<void> {
-    const row = this.s.rowid.get(env, folder, key);
-    if (!row) return;
-    this.search.index(row.rowid, scopeOf(env, folder), entries);
-    this.vectorSizes.set(docId(env, folder, key), vectorsBytes(entries));
+    const id = docId(env, folder, key);
+    const rowid = this.cleared.get(id);
+    if (rowid !== undefined) {
+      this.cleared.delete(id);
+      this.search.index(rowid, scopeOf(env, folder), entries, { key, cleared: true });
+    } else {
+      const row = this.s.rowid.get(env, folder, key);
+      if (!row) return;
+      this.search.index(row.rowid, scopeOf(env, folder), entries, { key, cleared: false });
+    }
+    this.vectorSizes.set(id, vectorsBytes(entries));
   }
 
   async get(env: string, folder: string, key: string): Promise<DeliveryDoc | null> {
@@ -119,15 +132,21 @@ class Writer implements SearchIndexTx {
   async index(doc: DeliveryDoc): Promise<void> {
     const data = doc.data === null ? null : JSON.stringify(doc.data);
     const row = this.s.upsert.get(doc.env, doc.folder, doc.key, doc.created_at, doc.updated_at, doc.owner, data);
-    if (row) this.search.clear(row.rowid);
+    const id = docId(doc.env, doc.folder, doc.key);
+    if (row) {
+      this.search.clear(row.rowid);
+      this.cleared.set(id, row.rowid);
+    }
     // Indexed again, a document holds no vectors until its search entries are indexed.
-    this.vectorSizes.set(docId(doc.env, doc.folder, doc.key), 0);
+    this.vectorSizes.set(id, 0);
   }
 
   async remove(env: string, folder: string, key: string): Promise<void> {
     const row = this.s.remove.get(env, folder, key);
     if (row) this.search.clear(row.rowid);
-    this.vectorSizes.set(docId(env, folder, key), 0);
+    const id = docId(env, folder, key);
+    this.cleared.delete(id);
+    this.vectorSizes.set(id, 0);
   }
 
   async removeFolder(env: string, folder: string): Promise<void> {
@@ -136,6 +155,7 @@ class Writer implements SearchIndexTx {
     // What this unit wrote into the collection before is gone with it: the store answers for those.
     const prefix = folderPrefix(env, folder);
     for (const id of this.vectorSizes.keys()) if (id.startsWith(prefix)) this.vectorSizes.delete(id);
+    for (const id of this.cleared.keys()) if (id.startsWith(prefix)) this.cleared.delete(id);
   }
 }
 

@@ -167,14 +167,19 @@ export class SqliteSearchTables {
     if (vrows.length > 0) this.sql('DELETE FROM doc_vectors WHERE doc = ?').run(doc);
   }
 
-  index(doc: number, scope: string, entries: SearchEntries): void {
-    this.clear(doc);
+  /**
+   * Replaces a document's search rows with `entries`. `known`: the document's key (not looked up
+   * again), and whether its rows were cleared since they were last written (then not cleared
+   * again: a create's document is indexed, cleared, then its entries written, docs/decisions/0326).
+   */
+  index(doc: number, scope: string, entries: SearchEntries, known: { readonly key: string; readonly cleared: boolean } | null = null): void {
+    if (!known?.cleared) this.clear(doc);
     for (const text of entries.texts) {
       const { lastInsertRowid } = this.sql('INSERT INTO search_text (body, doc, field, locale) VALUES (?, ?, ?, ?)').run(text.text, doc, text.field, text.locale);
       this.sql('INSERT INTO doc_texts (doc, trow) VALUES (?, ?)').run(doc, lastInsertRowid);
     }
     if (this.text.changes && entries.texts.length > 0) {
-      const key = this.sql('SELECT key FROM docs WHERE rowid = ?').pluck().get(doc) as string;
+      const key = known?.key ?? (this.sql('SELECT key FROM docs WHERE rowid = ?').pluck().get(doc) as string);
       this.text.changes.put(doc, scope, key, entries.texts.map((t) => ({ field: t.field, locale: t.locale, text: t.text })));
     }
     for (const vector of entries.vectors) {

@@ -82,6 +82,41 @@ export function searchQueriesContract(open: () => Promise<SearchIndex>): void {
     expect(await index.searchText(env, 'f', { words: ['kiwi'], fields: ['title'], locale: null, limit: 10 })).to.deep.equal([]);
   });
 
+  it('replaces a document\'s entries indexed twice in one unit, and writes none for one its unit removed (docs/decisions/0326)', async () => {
+    const words = (word: string, folder = 'f') => index.searchText(env, folder, { words: [word], fields: ['title'], locale: null, limit: 10 }).then((hits) => hits.map((h) => h.key));
+    const entry = (text: string, ...v: number[]) => ({ texts: [{ field: 'title', locale: '', text }], vectors: [{ field: 'title', locale: '', vector: vec(...v) }] });
+    await index.unitOfWork('t', '00000000000000000001', async (tx) => {
+      await tx.index(doc(env, 'a'));
+      await tx.indexSearch(env, 'f', 'a', entry('kiwi', 1, 0));
+      await tx.indexSearch(env, 'f', 'a', entry('mango', 0, 1, 0));
+      await tx.index(doc(env, 'b'));
+      await tx.remove(env, 'f', 'b');
+      await tx.index(doc(env, 'b'));
+      await tx.indexSearch(env, 'f', 'b', entry('fig', 1, 0));
+      await tx.index({ ...doc(env, 'c'), folder: 'g' });
+      await tx.removeFolder(env, 'g');
+      await tx.indexSearch(env, 'g', 'c', entry('pear', 1, 0));
+    });
+    expect(await words('kiwi')).to.deep.equal([]);
+    expect(await words('mango')).to.deep.equal(['a']);
+    expect(await words('fig')).to.deep.equal(['b']);
+    expect(await words('pear', 'g')).to.deep.equal([]);
+    expect(await index.vectorsSize(env, 'f', 'a')).to.equal(12);
+    expect(await index.vectorsSize(env, 'g', 'c')).to.equal(0);
+    await index.unitOfWork('t', '00000000000000000002', async (tx) => {
+      await tx.index(doc(env, 'a'));
+      await tx.index(doc(env, 'b'));
+      await tx.indexSearch(env, 'f', 'b', entry('lime', 1, 0));
+      await tx.indexSearch(env, 'f', 'a', entry('plum', 1, 0));
+    });
+    expect(await words('mango')).to.deep.equal([]);
+    expect(await words('fig')).to.deep.equal([]);
+    expect(await words('plum')).to.deep.equal(['a']);
+    expect(await words('lime')).to.deep.equal(['b']);
+    expect(await index.vectorsSize(env, 'f', 'a')).to.equal(8);
+    expect(await index.searchVectors(env, 'f', { vector: vec(0, 1, 0), fields: ['title'], locale: null, limit: 10 })).to.deep.equal([]);
+  });
+
   it('keeps metadata values with the unit of work, and loads documents by keys', async () => {
     await index.unitOfWork('t', '00000000000000000001', async (tx) => {
       await tx.setMeta('x', { a: [1] });

@@ -16,6 +16,7 @@ const doc = (key: string, data: Record<string, unknown> | null, folder = 'f'): D
 function recording(initial: readonly DeliveryDoc[] = []) {
   const calls: string[] = [];
   const docs = new Map(initial.map((d) => [d.key, d]));
+  const metas = new Map<string, unknown>();
   const tx: SearchIndexTx = {
     get: async (_env, _folder, key) => (calls.push(`get ${key}`), docs.get(key) ?? null),
     index: async (d) => {
@@ -30,8 +31,11 @@ function recording(initial: readonly DeliveryDoc[] = []) {
       calls.push(`removeFolder ${folder}`);
       for (const [key, d] of docs) if (d.folder === folder) docs.delete(key);
     },
-    meta: async () => null,
-    setMeta: async () => {},
+    meta: async (id) => (calls.push(`meta ${id}`), metas.get(id) ?? null),
+    setMeta: async (id, value) => {
+      calls.push(`setMeta ${id}`);
+      metas.set(id, value);
+    },
     indexSearch: async (_env, _folder, key) => void calls.push(`indexSearch ${key}`),
   };
   return { calls, docs, tx };
@@ -71,5 +75,20 @@ describe('delivery projection batches: each document read and written once (docs
     await batch.flush();
     expect(calls).to.deep.equal(['get old', 'index new {"v":1}', 'removeFolder gone', 'get new']);
     expect(docs.size).to.equal(0);
+  });
+
+  it('reads each search metadata value once per batch, and again after the batch sets it (docs/decisions/0326)', async () => {
+    const { calls, tx } = recording();
+    const batch = new BatchDelivery(tx);
+    expect(await batch.meta('fields')).to.equal(null);
+    expect(await batch.meta('fields')).to.equal(null);
+    await batch.setMeta('fields', { v: 1 });
+    expect(await batch.meta('fields')).to.deep.equal({ v: 1 });
+    expect(await batch.meta('fields')).to.deep.equal({ v: 1 });
+    expect(await batch.meta('other')).to.equal(null);
+    expect(calls).to.deep.equal(['meta fields', 'setMeta fields', 'meta fields', 'meta other']);
+    // A new batch reads the index again.
+    expect(await new BatchDelivery(tx).meta('fields')).to.deep.equal({ v: 1 });
+    expect(calls.slice(-1)).to.deep.equal(['meta fields']);
   });
 });

@@ -295,7 +295,7 @@ export class TextMemoryIndex {
     }
     postings.bound = bound;
     postings.ref = ref;
-    postings.impacts = impactsFrom(docs, values, count, this.prefixSize(count), ref);
+    postings.impacts = impactsFrom(docs, values, count, this.prefixSize(count), ref, this.docKey.length);
   }
 }
 

@@ -142,6 +142,8 @@ describe('text top k from impact-ordered prefixes (docs/decisions/0255)', () => 
     const body = (d: number, tokens: string[]) => index.put({ doc: d, scope: 's', key: `k${d}`, rows: [{ field: 'body', locale: '', tokens }] });
     const filler = Array.from({ length: 20 }, () => 'x');
     for (let d = 0; d < 50; d++) body(d, d < 2 ? ['b', 'b', 'b'] : d === 2 ? ['b', 'b', 'x', 'x'] : ['b', ...filler]);
+    // A term of few of the index's documents: its members are a Bloom filter.
+    for (let d = 50; d < 1050; d++) body(d, ['z']);
     const postings = index.terms.get('b')!;
     const prefix = index.impactsOf(postings);
     expect([...prefix.docs]).to.deep.equal([0, 1]);
@@ -166,5 +168,26 @@ describe('text top k from impact-ordered prefixes (docs/decisions/0255)', () => 
     const again = index.impactsOf(postings);
     expect(again).to.not.equal(prefix);
     expect(again.docs[0]).to.equal(strong);
+  });
+
+  it('keeps the members of a term of many of the documents one bit a document: exact, and those indexed later up to a quarter more (docs/decisions/0325)', () => {
+    const index = new TextMemoryIndex();
+    const body = (d: number, tokens: string[]) => index.put({ doc: d, scope: 's', key: `k${d}`, rows: [{ field: 'body', locale: '', tokens }] });
+    for (let d = 0; d < 4000; d++) body(d, d % 3 === 0 ? ['m', 'x'] : ['x']);
+    const prefix = index.impactsOf(index.terms.get('m')!);
+    // A Bloom filter of 1,334 documents would be 16,384 bits; one bit a document is 5,064.
+    expect(prefix.members.length * 8).to.be.below(6000);
+    for (let d = 0; d < 4000; d++) expect(mayHold(prefix, d), `${d}`).to.equal(d % 3 === 0);
+    // Indexed later: members as they come while the bits last, and past them every document may hold the term.
+    for (let d = 4000; d < 6000; d++) body(d, d % 3 === 0 ? ['m', 'x', 'x', 'x', 'x'] : ['x']);
+    expect(index.terms.get('m')!.impacts).to.equal(prefix);
+    const bits = prefix.members.length * 8;
+    for (let d = 4000; d < 6000; d++) expect(mayHold(prefix, d), `${d}`).to.equal(d >= bits || d % 3 === 0);
+    for (const limit of [1, 5, 40]) {
+      const hits = topK(index, { terms: ['m', 'x'], scope: 's', fields: ['body'], locale: null, limit });
+      expect(hits.length).to.equal(limit);
+      // Each 'm' document of a row of two tokens scores more than any other.
+      expect(hits.every((hit) => Number(hit.key.slice(1)) % 3 === 0 && Number(hit.key.slice(1)) < 4000), `${limit}`).to.equal(true);
+    }
   });
 });

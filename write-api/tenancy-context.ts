@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { ExistingTenancy, TenancyContext } from '../commands/tenancy-context.js';
+import { isoNow } from '../commands/time-text.js';
 import type { ReadStore } from '../projections/ports.js';
 import { organizationAdmin } from '../read-api/tenancy-access.js';
 import { refererHost } from './context.js';
@@ -7,7 +8,7 @@ import { refererHost } from './context.js';
 /** An organization administrator's command under `/organizations/{org}/`. */
 export function tenancyContext(req: Request, res: Response): TenancyContext {
   const principal = organizationAdmin(req, res);
-  const now = new Date().toISOString();
+  const now = isoNow();
   return {
     organization: principal.organization,
     now,

@@ -112,15 +112,11 @@ class Writer implements SearchIndexTx {
 
   async indexSearch(env: string, folder: string, key: string, entries: SearchEntries): Promise<void> {
     const id = docId(env, folder, key);
-    const rowid = this.cleared.get(id);
-    if (rowid !== undefined) {
-      this.cleared.delete(id);
-      this.search.index(rowid, scopeOf(env, folder), entries, { key, cleared: true });
-    } else {
-      const row = this.s.rowid.get(env, folder, key);
-      if (!row) return;
-      this.search.index(row.rowid, scopeOf(env, folder), entries, { key, cleared: false });
-    }
+    const cleared = this.cleared.get(id);
+    this.cleared.delete(id);
+    const rowid = cleared ?? this.s.rowid.get(env, folder, key)?.rowid;
+    if (rowid === undefined) return;
+    this.search.index(rowid, scopeOf(env, folder), entries, { key, cleared: cleared !== undefined });
     this.vectorSizes.set(id, vectorsBytes(entries));
   }
 

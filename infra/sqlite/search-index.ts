@@ -103,7 +103,8 @@ class Writer implements SearchIndexTx {
    * The documents this unit looked up and found absent, by `docId`, not written since. Indexing
    * one inserts a row whose row id holds no search rows: every removal of a document clears its
    * rows in the same transaction (`remove`, `removeFolder`), and search rows are only written for a
-   * document's current row. So a create's document is not cleared (two queries that found nothing).
+   * document's current row. So a create's document is not cleared (two queries that found nothing)
+   * and is inserted without the upsert's conflict clause and RETURNING (docs/decisions/0329).
    */
   private readonly absent = new Set<string>();
 

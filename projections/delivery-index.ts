@@ -70,14 +70,15 @@ export function deliveryTarget(index: SearchIndex, embedder: Embedder): Projecti
         // Each document read and written once per batch (docs/decisions/0194).
         const tx = new BatchDelivery(indexTx);
         for (const stored of events) {
-          for (const { env, folder } of removedFolders(asDomainEvent(stored))) await tx.removeFolder(env, folder);
-          for (const change of deliveryChanges(asDomainEvent(stored))) {
+          const event = asDomainEvent(stored);
+          for (const { env, folder } of removedFolders(event)) await tx.removeFolder(env, folder);
+          for (const change of deliveryChanges(event)) {
             const current = await tx.get(change.env, change.folder, change.key);
             const next = change.apply(current);
             if (next === null) await tx.remove(change.env, change.folder, change.key);
             else await tx.index(next);
           }
-          await applySearchStep(tx, asDomainEvent(stored), embedder);
+          await applySearchStep(tx, event, embedder);
         }
         await tx.flush();
       });

@@ -61,6 +61,10 @@ function statements(db: SqliteDb) {
          owner = excluded.owner, data = excluded.data
        RETURNING rowid`,
     ),
+    /** A document this unit found absent (`Writer.absent`): no conflict to handle, no RETURNING (its row id is the insert's). */
+    insert: db.prepare<[string, string, string, string, string, string | null, string | null]>(
+      `INSERT INTO docs (env, folder, key, created_at, updated_at, owner, data) VALUES (?, ?, ?, ?, ?, ?, ${DATA_VALUE})`,
+    ),
     remove: db.prepare<[string, string, string], { rowid: number }>('DELETE FROM docs WHERE env = ? AND folder = ? AND key = ? RETURNING rowid'),
     removeFolder: db.prepare<[string, string], { rowid: number }>('DELETE FROM docs WHERE env = ? AND folder = ? RETURNING rowid'),
     forward: db.prepare<[string, string, string, string, number], Row>(
@@ -95,6 +99,14 @@ class Writer implements SearchIndexTx {
    * up again nor another clear (docs/decisions/0326).
    */
   private readonly cleared = new Map<string, number>();
+  /**
+   * The documents this unit looked up and found absent, by `docId`, not written since. Indexing
+   * one inserts a row whose row id holds no search rows: every removal of a document clears its
+   * rows in the same transaction (`remove`, `removeFolder`), and search rows are only written for a
+   * document's current row. So a create's document is not cleared (two queries that found nothing)
+   * and is inserted without the upsert's conflict clause and RETURNING (docs/decisions/0329).
+   */
+  private readonly absent = new Set<string>();
 
   constructor(
     private readonly s: Statements,
@@ -122,16 +134,23 @@ class Writer implements SearchIndexTx {
 
   async get(env: string, folder: string, key: string): Promise<DeliveryDoc | null> {
     const row = this.s.get.get(env, folder, key);
+    if (!row) this.absent.add(docId(env, folder, key));
     return row ? toDoc(row) : null;
   }
 
   async index(doc: DeliveryDoc): Promise<void> {
     const data = doc.data === null ? null : JSON.stringify(doc.data);
-    const row = this.s.upsert.get(doc.env, doc.folder, doc.key, doc.created_at, doc.updated_at, doc.owner, data);
     const id = docId(doc.env, doc.folder, doc.key);
-    if (row) {
-      this.search.clear(row.rowid);
-      this.cleared.set(id, row.rowid);
+    if (this.absent.delete(id)) {
+      // A new row: nothing to clear (see `absent`), and its row id is the insert's.
+      const { lastInsertRowid } = this.s.insert.run(doc.env, doc.folder, doc.key, doc.created_at, doc.updated_at, doc.owner, data);
+      this.cleared.set(id, Number(lastInsertRowid));
+    } else {
+      const row = this.s.upsert.get(doc.env, doc.folder, doc.key, doc.created_at, doc.updated_at, doc.owner, data);
+      if (row) {
+        this.search.clear(row.rowid);
+        this.cleared.set(id, row.rowid);
+      }
     }
     // Indexed again, a document holds no vectors until its search entries are indexed.
     this.vectorSizes.set(id, 0);
@@ -142,6 +161,7 @@ class Writer implements SearchIndexTx {
     if (row) this.search.clear(row.rowid);
     const id = docId(env, folder, key);
     this.cleared.delete(id);
+    this.absent.delete(id);
     this.vectorSizes.set(id, 0);
   }
 
@@ -152,6 +172,7 @@ class Writer implements SearchIndexTx {
     const prefix = folderPrefix(env, folder);
     for (const id of this.vectorSizes.keys()) if (id.startsWith(prefix)) this.vectorSizes.delete(id);
     for (const id of this.cleared.keys()) if (id.startsWith(prefix)) this.cleared.delete(id);
+    for (const id of this.absent) if (id.startsWith(prefix)) this.absent.delete(id);
   }
 }
 

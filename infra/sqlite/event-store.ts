@@ -18,7 +18,7 @@ import { WalFile, type WalSync } from './wal-sync.js';
 import { checkpointInBackground } from './background-checkpoints.js';
 import { markStage, stageNow } from '../observability/stage-trace.js';
 import { StreamHeads } from './stream-heads.js';
-import { storedEvent, storedEventKeepingText } from './stored-event.js';
+import { storedEvent } from './stored-event.js';
 
 type Row = { position: number; id: string; stream: string; revision: number; type: string; data: string; metadata: string };
 
@@ -73,8 +73,6 @@ const MAX_SYNCS = 2;
 const NO_BOUND = Number.MAX_SAFE_INTEGER;
 
 const toStored = (row: Row): StoredEvent => storedEvent(row, toPosition(row.position));
-/** A page's event, its row's text kept for the read side's post (docs/decisions/0328). */
-const toPageEvent = (row: Row): StoredEvent => storedEventKeepingText(row, toPosition(row.position));
 
 function check(stream: string, expected: ExpectedRevision, current: number | null): void {
   const actual = current ?? 'no_stream';
@@ -340,7 +338,7 @@ export class SqliteEventStore implements EventStore {
     const bound = this.readable;
     const memo = this.lastPage;
     if (memo && memo.after === after && memo.bound === bound) return memo.events;
-    const events = (this.handedPage(after, bound) ?? this.statements.all.all(after, bound, CHUNK)).map(toPageEvent);
+    const events = (this.handedPage(after, bound) ?? this.statements.all.all(after, bound, CHUNK)).map(toStored);
     this.lastPage = { after, bound, events };
     return events;
   }

@@ -8,11 +8,8 @@ export type ReadSideRequest =
       readonly kind: 'apply';
       readonly id: number;
       readonly target: string;
-      /**
-       * The batch's events, their stored rows' text (`read-side-text.ts`, docs/decisions/0328), or
-       * the id of the request before that carried the same ones (docs/decisions/0311).
-       */
-      readonly events: readonly StoredEvent[] | { readonly text: readonly (string | number)[] } | { readonly sameAs: number };
+      /** The batch's events, or the id of the request before that carried the same ones (docs/decisions/0311). */
+      readonly events: readonly StoredEvent[] | { readonly sameAs: number };
       readonly position: Position;
     }
   /** A group's rows just committed, before their WAL sync: applied, not committed, until their batches come (docs/decisions/0313). */

@@ -13,7 +13,6 @@ import type { ProjectionTarget } from '../../projections/runner.js';
 import { usageTarget } from '../../projections/usage.js';
 import { SqliteReadStore } from './read-store.js';
 import { storedEvent } from './stored-event.js';
-import { eventsOfText } from './read-side-text.js';
 import type { CommittedRow } from './event-store.js';
 import type { ReadSideReplies, ReadSideReply, ReadSideRequest } from './read-side-messages.js';
 
@@ -235,16 +234,9 @@ function withEvents(request: Extract<ReadSideRequest, { kind: 'apply' }>): Apply
     lastEvents = { id: request.id, events };
     return { ...request, events };
   }
-  if ('text' in events) {
-    // The stored rows' text (docs/decisions/0328): parsed here, on this thread's core, as the event store parses its rows.
-    const parsed = eventsOfText(events.text);
-    lastEvents = { id: request.id, events: parsed };
-    return { ...request, events: parsed };
-  }
   const named = (events as { readonly sameAs: number }).sameAs;
-  const held = lastEvents;
-  if (held?.id !== named) throw new Error(`batch ${request.id} names the events of ${named}, which the read side's thread does not hold`);
-  return { ...request, events: held.events };
+  if (lastEvents?.id !== named) throw new Error(`batch ${request.id} names the events of ${named}, which the read side's thread does not hold`);
+  return { ...request, events: lastEvents.events };
 }
 
 port.on('message', (message: ReadSideRequest) => {

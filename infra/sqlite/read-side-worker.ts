@@ -5,14 +5,9 @@ import type { RecentDocs } from '../../projections/recent-docs.js';
 import type { ProjectionTarget } from '../../projections/runner.js';
 import { workerSource } from '../worker-source.js';
 import type { CommittedRow } from './event-store.js';
-import { batchText } from './read-side-text.js';
 import type { ReadSideReplies, ReadSideReply, ReadSideRequest } from './read-side-messages.js';
 
 type Committed = Extract<ReadSideReply, { ok: true }>;
-type Posted = Extract<ReadSideRequest, { kind: 'apply' }>['events'];
-
-// TEMPORARY switch for alternated runs (docs/decisions/0328): removed before the last commit.
-const POST_TEXT = process.env.READ_SIDE_POST_TEXT !== 'off';
 type Pending = { readonly resolve: (reply: Committed) => void; readonly reject: (error: Error) => void };
 
 /** How long closing waits for the thread to close its connections before ending it. */
@@ -39,8 +34,6 @@ export class ReadSideThread {
   committed = 0;
   /** Batches posted with their events, and those that named an earlier one's instead (diagnostics and tests). */
   readonly posted = { copied: 0, named: 0 };
-  /** Of the batches copied, those posted as their stored rows' text (docs/decisions/0328; diagnostics and tests). */
-  postedText = 0;
   /** Groups posted as previews, and batches committed from one (diagnostics and tests, docs/decisions/0313). */
   readonly previews = { posted: 0, committed: 0 };
   /**
@@ -115,7 +108,7 @@ export class ReadSideThread {
   }
 
   /** `events` to post with request `id`, or the earlier request that carried the same objects. */
-  private eventsOf(id: number, events: readonly StoredEvent[]): Posted {
+  private eventsOf(id: number, events: readonly StoredEvent[]): readonly StoredEvent[] | { readonly sameAs: number } {
     const first = events[0];
     const last = events[events.length - 1];
     const known = this.lastCopied;
@@ -126,11 +119,7 @@ export class ReadSideThread {
     }
     this.lastCopied = first && last ? { id, first, last, length: events.length } : null;
     this.posted.copied++;
-    // The rows' text when every event of the batch has it at hand (the `$all` pages' do): flat strings copy cheaper than nested objects.
-    const text = POST_TEXT ? batchText(events) : null;
-    if (text === null) return events;
-    this.postedText++;
-    return { text };
+    return events;
   }
 
   /** After the runners stopped: the thread closes its connections and ends. */

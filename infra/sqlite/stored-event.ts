@@ -16,20 +16,3 @@ export const storedEvent = (row: EventText, position: Position): StoredEvent => 
   data: JSON.parse(row.data),
   metadata: JSON.parse(row.metadata),
 });
-
-/** The stored text of the `$all` pages' events, while they live (docs/decisions/0328). */
-const texts = new WeakMap<StoredEvent, EventText>();
-
-/**
- * `storedEvent`, and the row's text kept beside the event: whoever copies the event to another
- * thread can send the text instead (flat strings, cheaper to copy than the parsed objects), and
- * the other side's parse of it gives the same event (docs/decisions/0328).
- */
-export const storedEventKeepingText = (row: EventText, position: Position): StoredEvent => {
-  const event = storedEvent(row, position);
-  texts.set(event, row);
-  return event;
-};
-
-/** The stored text `event` was made from by `storedEventKeepingText`, if it was. */
-export const textOf = (event: StoredEvent): EventText | undefined => texts.get(event);

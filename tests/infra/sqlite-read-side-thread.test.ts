@@ -3,7 +3,6 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { StoredEvent } from '../../commands/ports.js';
 import { READ_MODELS, REVISION_MODELS } from '../../projections/catalog.js';
 import { readModelTarget } from '../../projections/read-model-target.js';
 import { RecentDocs } from '../../projections/recent-docs.js';
@@ -135,47 +134,6 @@ describe('the read side on its own thread (READ_SIDE_THREAD, docs/decisions/0307
     expect(rowsOf(file)).to.deep.equal(rowsOf(join(dir, 'read-models.db')));
   });
   }
-
-  it("writes the same documents and checkpoints from `$all` pages' events posted as their stored rows' text (docs/decisions/0328)", async () => {
-    const { dir } = await serviceLog();
-
-    const file = join(tempDir(), 'read-models.db');
-    const local = new SqliteReadStore(file);
-    const locals = [readModelTarget(local, READ_MODELS, 'read-models'), readModelTarget(local, REVISION_MODELS, 'revisions'), usageTarget(local)];
-    for (const target of locals) await target.prepare();
-    const thread = new ReadSideThread(file);
-    const events = new SqliteEventStore(join(dir, 'events.db'));
-    try {
-      const count = (await events.readAll('', 100_000)).length;
-      // The events as the runners get them: from `$all` pages, which keep their rows' text.
-      const all: StoredEvent[] = [];
-      const subscription = events.subscribeToAll('').subscribe((event) => all.push(event));
-      while (all.length < count) await sleep(5);
-      subscription.unsubscribe();
-      const [readModels, revisions, usage] = locals.map((t) => onReadSideThread(thread, t)) as [ProjectionTarget, ProjectionTarget, ProjectionTarget];
-      for (let at = 0; at < all.length; at += 7) {
-        const batch = all.slice(at, at + 7);
-        const position = batch[batch.length - 1]!.position;
-        await Promise.all([readModels.apply(batch, position), revisions.apply(batch, position), usage.apply(batch, position)]);
-      }
-      const batches = Math.ceil(all.length / 7);
-      expect(thread.posted).to.deep.equal({ copied: batches, named: 2 * batches });
-      expect(thread.postedText, 'copies posted as text').to.equal(batches);
-      // A batch of events not from a page (read with `readAll`) goes as the objects, and lands the same.
-      const again = await events.readAll('', 1);
-      await readModels.apply(again, again[0]!.position);
-      expect(thread.postedText).to.equal(batches);
-      expect(thread.posted.copied).to.equal(batches + 1);
-    } finally {
-      await thread.close();
-      await events.close();
-      await local.close();
-    }
-    const written = rowsOf(file);
-    const expected = rowsOf(join(dir, 'read-models.db'));
-    // The replayed first event moved the read models' checkpoint back to it; the rows are the same.
-    expect({ ...written, checkpoints: undefined }).to.deep.equal({ ...expected, checkpoints: undefined });
-  });
 
   it('applies the other batches of a round when one of them fails, each on its own (docs/decisions/0311)', async () => {
     const dir = tempDir();

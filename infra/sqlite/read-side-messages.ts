@@ -12,8 +12,6 @@ export type ReadSideRequest =
       readonly events: readonly StoredEvent[] | { readonly sameAs: number };
       readonly position: Position;
     }
-  /** The batches the runners asked for in one turn of the main thread, in that order, in one message (docs/decisions/0328). */
-  | { readonly kind: 'applyAll'; readonly requests: readonly Extract<ReadSideRequest, { kind: 'apply' }>[] }
   /** A group's rows just committed, before their WAL sync: applied, not committed, until their batches come (docs/decisions/0313). */
   | { readonly kind: 'preview'; readonly rows: readonly CommittedRow[] }
   | { readonly kind: 'close' };

@@ -256,25 +256,16 @@ port.on('message', (message: ReadSideRequest) => {
     if (!running) void drain();
     return;
   }
-  if (message.kind === 'applyAll') {
-    // The runners' batches of one turn, in the order they were asked for: as many messages would be taken.
-    for (const request of message.requests) received(request);
-    return;
-  }
-  received(message);
-});
-
-function received(message: Extract<ReadSideRequest, { kind: 'apply' }>): void {
   let request: Apply;
   try {
     request = withEvents(message);
   } catch (error) {
-    port!.postMessage([refused(message.id, error)] satisfies ReadSideReplies);
+    port.postMessage([refused(message.id, error)] satisfies ReadSideReplies);
     return;
   }
   if (!oneCommit) {
     // Each batch in its own transaction, answered once it committed (its store's mutex keeps them in turn).
-    void outcome(request).then((reply) => port!.postMessage([reply] satisfies ReadSideReplies));
+    void outcome(request).then((reply) => port.postMessage([reply] satisfies ReadSideReplies));
     return;
   }
   queued.push(request);
@@ -284,4 +275,4 @@ function received(message: Extract<ReadSideRequest, { kind: 'apply' }>): void {
     running = true;
     setImmediate(() => void drain());
   }
-}
+});

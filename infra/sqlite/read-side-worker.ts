@@ -8,10 +8,6 @@ import type { CommittedRow } from './event-store.js';
 import type { ReadSideReplies, ReadSideReply, ReadSideRequest } from './read-side-messages.js';
 
 type Committed = Extract<ReadSideReply, { ok: true }>;
-type ApplyRequest = Extract<ReadSideRequest, { kind: 'apply' }>;
-
-// TEMPORARY switch for alternated runs (docs/decisions/0328): removed before the last commit.
-const ONE_POST = process.env.READ_SIDE_ONE_POST !== 'off';
 type Pending = { readonly resolve: (reply: Committed) => void; readonly reject: (error: Error) => void };
 
 /** How long closing waits for the thread to close its connections before ending it. */
@@ -46,14 +42,6 @@ export class ReadSideThread {
    * shared page): it names that request instead of copying them again (docs/decisions/0311).
    */
   private lastCopied: { readonly id: number; readonly first: StoredEvent; readonly last: StoredEvent; readonly length: number } | null = null;
-  /**
-   * The batches asked for in this turn of the event loop, posted together at the start of the
-   * next (docs/decisions/0328): the runners of the read side ask for theirs of a group in one
-   * turn, and a post to the thread costs the posting thread more than what it carries.
-   */
-  private outbox: { readonly worker: Worker; readonly requests: ApplyRequest[] } | null = null;
-  /** Messages posted to the thread (diagnostics and tests). */
-  messages = 0;
 
   /**
    * `oneCommit`: the thread applies the batches it has at once in one transaction (docs/decisions/0311);
@@ -95,8 +83,6 @@ export class ReadSideThread {
   private fail(worker: Worker, error: Error): void {
     if (this.worker !== worker) return;
     this.worker = null;
-    // Their callers are refused below; nothing of them is posted to a thread that ended.
-    if (this.outbox?.worker === worker) this.outbox = null;
     for (const waiting of this.pending.values()) waiting.reject(error);
     this.pending.clear();
   }
@@ -106,29 +92,8 @@ export class ReadSideThread {
     const id = this.nextId++;
     return new Promise<Committed>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      const request: ApplyRequest = { kind: 'apply', id, target, events: this.eventsOf(id, events), position };
-      if (!ONE_POST) return this.post(worker, request);
-      if (this.outbox === null) {
-        this.outbox = { worker, requests: [] };
-        setImmediate(() => this.send());
-      }
-      this.outbox.requests.push(request);
+      worker.postMessage({ kind: 'apply', id, target, events: this.eventsOf(id, events), position } satisfies ReadSideRequest);
     });
-  }
-
-  /** The batches of the outbox, in one message when there are more than one (the thread takes them in order). */
-  private send(): void {
-    const outbox = this.outbox;
-    if (outbox === null) return;
-    this.outbox = null;
-    const { worker, requests } = outbox;
-    if (this.worker !== worker) return;
-    this.post(worker, requests.length === 1 ? requests[0]! : { kind: 'applyAll', requests });
-  }
-
-  private post(worker: Worker, message: ReadSideRequest): void {
-    this.messages++;
-    worker.postMessage(message);
   }
 
   /**
@@ -139,9 +104,7 @@ export class ReadSideThread {
   preview(rows: readonly CommittedRow[]): void {
     if (!this.worker || !this.options.preview || !this.options.oneCommit || rows.length === 0) return;
     this.previews.posted++;
-    // After the batches asked for before it, as when each was posted at once.
-    this.send();
-    this.post(this.worker, { kind: 'preview', rows });
+    this.worker.postMessage({ kind: 'preview', rows } satisfies ReadSideRequest);
   }
 
   /** `events` to post with request `id`, or the earlier request that carried the same objects. */
@@ -164,8 +127,7 @@ export class ReadSideThread {
     const worker = this.worker;
     if (!worker) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    this.send();
-    this.post(worker, { kind: 'close' });
+    worker.postMessage({ kind: 'close' } satisfies ReadSideRequest);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), CLOSE_TIMEOUT_MS)));
     if ((await Promise.race([exited, late])) === 'late') await worker.terminate();

@@ -18,18 +18,9 @@ import { WalFile, type WalSync } from './wal-sync.js';
 import { checkpointInBackground } from './background-checkpoints.js';
 import { markStage, stageNow } from '../observability/stage-trace.js';
 import { StreamHeads } from './stream-heads.js';
-import { jsonCopy, storedEvent } from './stored-event.js';
+import { storedEvent } from './stored-event.js';
 
 type Row = { position: number; id: string; stream: string; revision: number; type: string; data: string; metadata: string };
-/**
- * A row a group commit inserted, with copies of its event's `data` and `metadata` made right
- * after their text (`jsonCopy`, docs/decisions/0328): undefined where a copy could differ from
- * the text's parse, which is then parsed.
- */
-type InsertedRow = Row & { readonly copies: { readonly data: unknown; readonly metadata: unknown } | null };
-
-// TEMPORARY switch for alternated runs (docs/decisions/0328): removed before the last commit.
-const REUSE_PARSED = process.env.EVENTS_REUSE_PARSED !== 'off';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (
@@ -69,7 +60,7 @@ type Unsynced = {
   readonly answers: readonly (() => void)[];
   readonly refusals: readonly ((error: unknown) => void)[];
   /** The rows the group inserted, as stored, in position order (docs/decisions/0314, first tried in 0302). */
-  readonly rows: readonly InsertedRow[];
+  readonly rows: readonly Row[];
 };
 
 /**
@@ -82,21 +73,6 @@ const MAX_SYNCS = 2;
 const NO_BOUND = Number.MAX_SAFE_INTEGER;
 
 const toStored = (row: Row): StoredEvent => storedEvent(row, toPosition(row.position));
-
-/** A handed row's event: the copies its append made where it has them, else the stored text parsed (docs/decisions/0328). */
-function handedEvent(row: InsertedRow): StoredEvent {
-  const copies = row.copies;
-  if (copies === null) return toStored(row);
-  return {
-    id: row.id,
-    stream: row.stream,
-    revision: row.revision,
-    position: toPosition(row.position),
-    type: row.type,
-    data: copies.data === undefined ? JSON.parse(row.data) : copies.data,
-    metadata: (copies.metadata === undefined ? JSON.parse(row.metadata) : copies.metadata) as StoredEvent['metadata'],
-  };
-}
 
 function check(stream: string, expected: ExpectedRevision, current: number | null): void {
   const actual = current ?? 'no_stream';
@@ -150,9 +126,9 @@ export class SqliteEventStore implements EventStore {
    * page of `$all` is made from them instead of read back when they are exactly what the query
    * would give (docs/decisions/0314, first tried in 0302).
    */
-  private handed: readonly InsertedRow[] = [];
+  private handed: readonly Row[] = [];
   /** The rows the last successful append inserted (read by `flush` right after it). */
-  private appendedRows: InsertedRow[] = [];
+  private appendedRows: Row[] = [];
   private readonly statements;
   /** Streams' heads as far as this connection knows: a read past one needs no query (docs/decisions/0270). */
   private readonly heads: StreamHeads;
@@ -210,26 +186,22 @@ export class SqliteEventStore implements EventStore {
     }
     let revision = current ?? -1;
     let position = 0;
-    const rows: InsertedRow[] = [];
+    const rows: Row[] = [];
     // The events of one append usually share one metadata object (a create's two do): its text is made once (docs/decisions/0323).
     let metadataOf: unknown = undefined;
     let metadata = '';
-    let metadataCopy: unknown = undefined;
     for (const event of events) {
       revision += 1;
       if (event.metadata !== metadataOf || metadataOf === undefined) {
         metadataOf = event.metadata;
         metadata = JSON.stringify(event.metadata);
-        // Copied with its text: the `$all` page of this group takes the copies instead of parsing the text (docs/decisions/0328).
-        metadataCopy = REUSE_PARSED ? jsonCopy(event.metadata) : undefined;
       }
       const row = { id: event.id, stream, revision, type: event.type, data: JSON.stringify(event.data), metadata };
-      const copies = REUSE_PARSED ? { data: jsonCopy(event.data), metadata: metadataCopy } : null;
       const hash = chainHash(this.lastHash, row);
       const info = this.statements.insert.run(row.id, stream, revision, row.type, row.data, row.metadata, hash);
       this.lastHash = hash;
       position = Number(info.lastInsertRowid);
-      rows.push({ position, id: row.id, stream, revision, type: row.type, data: row.data, metadata, copies });
+      rows.push({ position, ...row });
     }
     this.appendedRows = rows;
     return { revision, position: toPosition(position) };
@@ -248,7 +220,7 @@ export class SqliteEventStore implements EventStore {
     if (group.length === 0) return;
     const started = stageNow();
     let outcomes: Outcome[];
-    const rows: InsertedRow[] = [];
+    const rows: Row[] = [];
     try {
       if (this.failure !== null) throw this.failure;
       if (this.closing || !this.db.open) throw new Error('the event store is closed');
@@ -301,7 +273,7 @@ export class SqliteEventStore implements EventStore {
     // After the sync started: the listener's work overlaps it. What it does is not the append's outcome.
     if (this.committedListener && rows.length > 0) {
       try {
-        this.committedListener(rows.map((row) => ({ position: toPosition(row.position), id: row.id, stream: row.stream, revision: row.revision, type: row.type, data: row.data, metadata: row.metadata })));
+        this.committedListener(rows.map((row) => ({ ...row, position: toPosition(row.position) })));
       } catch {
         /* a preview not taken is only work not saved */
       }
@@ -366,8 +338,7 @@ export class SqliteEventStore implements EventStore {
     const bound = this.readable;
     const memo = this.lastPage;
     if (memo && memo.after === after && memo.bound === bound) return memo.events;
-    const handed = this.handedPage(after, bound);
-    const events = handed !== null ? handed.map(handedEvent) : this.statements.all.all(after, bound, CHUNK).map(toStored);
+    const events = (this.handedPage(after, bound) ?? this.statements.all.all(after, bound, CHUNK)).map(toStored);
     this.lastPage = { after, bound, events };
     return events;
   }
@@ -379,7 +350,7 @@ export class SqliteEventStore implements EventStore {
    * have appended (it shares the file): unless a handed row past the last taken one, the page's
    * size or its bound shows the page ends there, one look at the highest position decides.
    */
-  private handedPage(after: number, bound: number): readonly InsertedRow[] | null {
+  private handedPage(after: number, bound: number): readonly Row[] | null {
     const rows = this.handed;
     if (rows.length === 0 || rows[0]!.position !== after + 1) return null;
     let n = 0;

@@ -170,9 +170,7 @@ class Writer implements SearchIndexTx {
     this.removedFolder = true;
     // What this unit wrote into the collection before is gone with it: the store answers for those.
     const prefix = folderPrefix(env, folder);
-    for (const id of this.vectorSizes.keys()) if (id.startsWith(prefix)) this.vectorSizes.delete(id);
-    for (const id of this.cleared.keys()) if (id.startsWith(prefix)) this.cleared.delete(id);
-    for (const id of this.absent) if (id.startsWith(prefix)) this.absent.delete(id);
+    for (const byId of [this.vectorSizes, this.cleared, this.absent]) for (const id of byId.keys()) if (id.startsWith(prefix)) byId.delete(id);
   }
 }
 

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { notFound } from '../../domain/errors.js';
+import { DomainError, notFound } from '../../domain/errors.js';
 import type { SearchIndex } from '../../projections/ports.js';
 import { param } from '../query.js';
 import type { DeliveryAuth } from './auth.js';
@@ -24,9 +24,22 @@ export { WWW_AUTHENTICATE } from './auth.js';
  */
 export function resolve(api: DeliveryApi, segments: readonly string[]): Match {
   const matches = api.routes.map((route) => matchRoute(route, segments)).filter((m): m is Match => m !== null);
-  const match = matches.find((m) => m.rest.length === 0) ?? matches[0];
-  if (!match) throw notFound('collection_not_found', 'Collection');
-  return match;
+  const match = matches.find((m) => m.rest.length === 0);
+  if (match) return match;
+  // A collection that exists but is not connected is named as such, not read as an item address.
+  const unconnected = api.unconnected.get(segments.join('/'));
+  if (unconnected !== undefined) throw notConnected(api, segments.join('/'), unconnected);
+  if (!matches[0]) throw notFound('collection_not_found', 'Collection');
+  return matches[0];
+}
+
+/** 404 collection_not_found saying the collection exists and which call connects it. */
+function notConnected(api: DeliveryApi, path: string, folder: string): DomainError {
+  return new DomainError(
+    'collection_not_found',
+    `The collection ${path} exists but is not connected to the API ${api.prefix}: connect it with POST /v1/{env}/api/${api.key}/collections/ {"folder": "${folder}"}.`,
+    { collection: [path], folder: [folder] },
+  );
 }
 
 /** Names starting with `_` are reserved for endpoints (`_schema`, `_search`, `_router`, `_mcp`): never resource keys. */

@@ -103,6 +103,19 @@ describe('errors that say what to do', () => {
     expect(r.body.message).to.include('articles/news exists but is not connected');
   });
 
+  it('_search on a collection with nothing searchable or vectorizable is 422 naming the fields to mark', async () => {
+    const post = async (body: object) => {
+      const response = await fetch(`${s.delivery}/site/articles/_search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: response.status, body: await response.json() };
+    };
+    const text = await post({ find_text: { query: 'hello' } });
+    expect([text.status, text.body.error_code]).to.deep.equal([422, 'validation_error']);
+    expect(text.body.detail.find_text.join(' ')).to.include('no searchable field').and.include('(title)');
+    const vector = await post({ search_mode: 'vector', vector_search: { query: 'hello world' } });
+    expect([vector.status, vector.body.error_code]).to.deep.equal([422, 'validation_error']);
+    expect(vector.body.detail.vector_search.join(' ')).to.include('no vectorizable field').and.include('(title)');
+  });
+
   it('a collection that does not exist stays a plain collection_not_found', async () => {
     const r = await s.get(`${s.delivery}/site/nothing/`);
     expect([r.status, r.body.error_code]).to.deep.equal([404, 'collection_not_found']);

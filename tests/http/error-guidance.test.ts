@@ -106,7 +106,7 @@ describe('errors that say what to do', () => {
   it('_search on a collection with nothing searchable or vectorizable is 422 naming the fields to mark', async () => {
     const post = async (body: object) => {
       const response = await fetch(`${s.delivery}/site/articles/_search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return { status: response.status, body: await response.json() };
+      return { status: response.status, body: (await response.json()) as Reply['body'] };
     };
     const text = await post({ find_text: { query: 'hello' } });
     expect([text.status, text.body.error_code]).to.deep.equal([422, 'validation_error']);

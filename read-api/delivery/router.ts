@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { DomainError, notFound } from '../../domain/errors.js';
 import type { SearchIndex } from '../../projections/ports.js';
+import { apiOpenApi } from './api-openapi.js';
 import { param } from '../query.js';
 import type { DeliveryAuth } from './auth.js';
 import { corsHeaders } from './cors.js';
@@ -42,7 +43,7 @@ function notConnected(api: DeliveryApi, path: string, folder: string): DomainErr
   );
 }
 
-/** Names starting with `_` are reserved for endpoints (`_schema`, `_search`, `_router`, `_mcp`): never resource keys. */
+/** Names starting with `_` are reserved for endpoints (`_schema`, `_search`, `_router`, `_openapi`, `_mcp`): never resource keys. */
 const isReserved = (segment: string): boolean => segment.startsWith('_');
 
 export type DeliveryRouterDeps = {
@@ -86,6 +87,10 @@ export function deliveryRouter({ routing, index, auth, writes, mcp, search }: De
     if (segments.length === 1 && segments[0] === '_router') {
       if (req.method !== 'GET' && req.method !== 'HEAD') throw notFound('route_not_found', 'Route');
       return routerIntrospection(req, res, api, readable);
+    }
+    if (segments.length === 1 && segments[0] === '_openapi') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') throw notFound('route_not_found', 'Route');
+      return apiOpenApi(req, res, api, routing.model(env), readable);
     }
     const match = resolve(api, segments);
     if (writing && writes) return writes.handle(req, res, { env, api, match, caller });

@@ -4,7 +4,7 @@ import { createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { secretHash } from '../../commands/key-pair.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Doc, ReadStore } from '../../projections/ports.js';
-import { parseCredentials } from '../../read-api/auth/credentials.js';
+import { AUTH_FAILURE_MESSAGES, parseCredentials, parseFailure, type AuthFailure } from '../../read-api/auth/credentials.js';
 import { keyActor, keyFromCredentials, rawBodyOf, signedPath } from '../../read-api/auth/key-lookup.js';
 import { ReplayGuard } from '../../read-api/auth/secure-signature.js';
 import type { Principal } from '../../read-api/principal.js';
@@ -55,7 +55,7 @@ export class VerifiedTokens {
   }
 }
 
-const failed = (): DomainError => new DomainError('authentication_failed', 'Authentication credentials were not provided or are invalid.');
+const failed = (why: AuthFailure = 'unknown_credential'): DomainError => new DomainError('authentication_failed', AUTH_FAILURE_MESSAGES[why]);
 
 /** A management API key sent as `<public_key>:<secret_key>`, checked against the stored hash. */
 async function keyPrincipal(store: ReadStore, token: string): Promise<Principal | null> {
@@ -78,7 +78,7 @@ async function principalOfKey(store: ReadStore, doc: Doc): Promise<Principal | n
 /** `Authorization: Secure <public_key>:<signature>` with a `Date` header (docs/decisions/0062). */
 async function securePrincipal(store: ReadStore, req: Request, replays: ReplayGuard): Promise<Principal | null> {
   const credentials = parseCredentials(req.get('authorization'));
-  if (credentials === null || credentials === 'malformed' || credentials.scheme !== 'secure') return null;
+  if (credentials === null || typeof credentials === 'string' || credentials.scheme !== 'secure') return null;
   const request = { path: signedPath(req.originalUrl), body: rawBodyOf(req), date: req.get('date'), now: Date.now() };
   const doc = await keyFromCredentials(store, 'management', credentials, request, replays);
   return doc ? principalOfKey(store, doc) : null;
@@ -100,23 +100,22 @@ export function managementAuth(secret: string, store: ReadStore): RequestHandler
     }
   });
   return async (req, res, next) => {
-    const header = req.get('authorization') ?? '';
-    if (/^secure\s/i.test(header)) {
+    const credentials = parseCredentials(req.get('authorization'));
+    const failure = parseFailure(credentials);
+    if (failure !== null || credentials === null || typeof credentials === 'string') return next(failed(failure ?? 'bad_format'));
+    if (credentials.scheme === 'secure') {
       const principal = await securePrincipal(store, req, replays);
       if (!principal) return next(failed());
       res.locals.principal = principal;
       return next(res.locals.bodyError);
     }
-    const match = /^(Bearer|Simple)\s+(\S+)$/i.exec(header);
-    const token = match?.[2];
-    if (!token) return next(failed());
+    const token = credentials.scheme === 'simple' ? `${credentials.publicKey}:${credentials.secret}` : credentials.token;
     if (token.includes(':')) {
       const principal = await keyPrincipal(store, token);
       if (!principal) return next(failed());
       res.locals.principal = principal;
       return next();
     }
-    if (match?.[1]?.toLowerCase() !== 'bearer') return next(failed());
     const claims = verified.claimsOf(token);
     if (!claims) return next(failed());
     const user = claims.sub ? await store.collection('users').get(claims.sub) : null;

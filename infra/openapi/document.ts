@@ -1,6 +1,8 @@
 import type { Express } from 'express';
 import { requestSchemas, type RegisteredSchema } from '../../write-api/validate.js';
 import { routeTable, type RouteEntry } from '../http/route-table.js';
+import { errorCodesOf } from './error-codes.js';
+import { areaOf, summaryOf } from './operation-words.js';
 import { RESPONSES, type ResponseEntry } from './responses.js';
 import { COMPONENT_SCHEMAS, ref } from './schemas.js';
 
@@ -27,12 +29,6 @@ const paramNames = (path: string): { name: string; wildcard: boolean }[] =>
   [...path.matchAll(/([:*])([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => ({ name: m[2] ?? '', wildcard: m[1] === '*' }));
 
 const matches = (entry: { method: string; path: string }, method: string, path: string): boolean => entry.method === method && path.endsWith(entry.path);
-
-function tagOf(path: string): string {
-  if (OPEN_ROUTES.has(path)) return 'operations';
-  const rest = path.replace(/^\/v1\/:env\//, '').replace(/^\/v1\//, '').replace(/^\/:env\/:prefix\/.*/, 'delivery');
-  return rest.split('/')[0] || 'other';
-}
 
 function parameters(route: RouteEntry, query: RegisteredSchema | undefined, paged: boolean): Json[] {
   const inPath = paramNames(route.path).map(({ name, wildcard }) => ({
@@ -65,14 +61,21 @@ function requestBody(method: string, body: RegisteredSchema | undefined): Json |
   return undefined;
 }
 
-function responses(method: string, known: ResponseEntry | undefined): Json {
-  const error = { description: 'An error in the common envelope.', content: { 'application/json': { schema: ref('Error') } } };
+/** Each error status the operation can answer, its description naming every `error_code` it carries. */
+function errorResponses(method: string, path: string, open: boolean): Json {
+  const envelope = { 'application/json': { schema: ref('Error') } };
+  const entries = [...errorCodesOf(method, path, open)].map(([status, codes]) => [String(status), { description: `\`error_code\`: ${codes.map((c) => `\`${c}\``).join(', ')}.`, content: envelope }]);
+  return { ...Object.fromEntries(entries), default: { description: 'An error in the common envelope.', content: envelope } };
+}
+
+function responses(method: string, path: string, known: ResponseEntry | undefined, open: boolean): Json {
+  const errors = errorResponses(method, path, open);
   if (known) {
     const content = known.schema === undefined ? {} : { content: { [known.type ?? 'application/json']: { schema: known.schema } } };
-    return { [known.status]: { description: known.description, ...content }, default: error };
+    return { [known.status]: { description: known.description, ...content }, ...errors };
   }
-  if (method === 'DELETE' || method === 'OPTIONS') return { '204': { description: 'Done; no body.' }, default: error };
-  return { '2XX': { description: 'Success (no response schema is registered for this route).', content: { 'application/json': { schema: {} } } }, default: error };
+  if (method === 'DELETE' || method === 'OPTIONS') return { '204': { description: 'Done; no body.' }, ...errors };
+  return { '2XX': { description: 'Success (no response schema is registered for this route).', content: { 'application/json': { schema: {} } } }, ...errors };
 }
 
 function operation(route: RouteEntry, method: string, options: DocumentOptions): Json {
@@ -82,11 +85,12 @@ function operation(route: RouteEntry, method: string, options: DocumentOptions):
   const open = OPEN_ROUTES.has(route.path);
   return {
     operationId: `${method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
-    summary: `${method} ${route.path}`,
-    tags: [tagOf(route.path)],
+    summary: summaryOf(method, route.path),
+    description: `\`${method} ${openApiPath(route.path)}\``,
+    tags: [areaOf(route.path)],
     parameters: parameters(route, schemas.find((s) => s.in === 'query'), known?.paged === true),
     ...(body ? { requestBody: body } : {}),
-    responses: responses(method, known),
+    responses: responses(method, route.path, known, open),
     ...(open ? { security: [] } : { security: options.security }),
   };
 }
@@ -111,6 +115,8 @@ export function openApiDocument(app: Express, options: DocumentOptions): Json {
     openapi: '3.1.0',
     info: { title: options.title, version: '1', description: options.description },
     servers: [{ url: '/' }],
+    // Applied to the whole document (reference pages offer these credentials); open routes say `security: []`.
+    security: options.security,
     paths,
     components: { schemas: COMPONENT_SCHEMAS, securitySchemes: options.securitySchemes },
   };

@@ -33,7 +33,10 @@ const SCALAR_SCRIPT = require.resolve('@scalar/api-reference/browser/standalone.
 /** The page allows its own origin only: no font, script or request goes anywhere else. */
 const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-const page = (title: string): string => `<!doctype html>
+/** The delivery page opens one API's own document with `?api=<env>/<prefix>` (its `_openapi`). */
+const API_PARAM = /^[A-Za-z0-9_-]{1,100}\/[A-Za-z0-9_-]{1,100}$/;
+
+const page = (title: string, url = '/openapi.json'): string => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -41,7 +44,7 @@ const page = (title: string): string => `<!doctype html>
 <title>${title}</title>
 </head>
 <body>
-<script id="api-reference" data-url="/openapi.json" data-configuration='{"withDefaultFonts":false,"hideDownloadButton":false}'></script>
+<script id="api-reference" data-url="${url}" data-configuration='{"withDefaultFonts":false,"hideDownloadButton":false}'></script>
 <script src="/docs/standalone.js"></script>
 </body>
 </html>
@@ -56,8 +59,9 @@ export function referenceRouter(api: Interface): Router {
     document ??= openApiDocument(req.app as Express, options);
     res.json(document);
   });
-  router.get('/docs/', (_req, res) => {
-    res.set('Content-Security-Policy', PAGE_CSP).type('html').send(page(options.title));
+  router.get('/docs/', (req, res) => {
+    const wanted = api === 'delivery' && typeof req.query.api === 'string' && API_PARAM.test(req.query.api) ? `/${req.query.api}/_openapi` : undefined;
+    res.set('Content-Security-Policy', PAGE_CSP).type('html').send(page(options.title, wanted));
   });
   router.get('/docs/standalone.js', (_req, res) => {
     res.set('Cache-Control', 'public, max-age=3600').sendFile(SCALAR_SCRIPT);

@@ -4,7 +4,7 @@ import { DomainError } from '../../domain/errors.js';
 import { deliveryAccess, type DeliveryAction } from '../../domain/roles/grants.js';
 import type { PermissionFields } from '../../domain/roles/events.js';
 import type { Doc, ReadStore } from '../../projections/ports.js';
-import { parseCredentials, type Credentials } from '../auth/credentials.js';
+import { AUTH_FAILURE_MESSAGES, parseCredentials, type Credentials } from '../auth/credentials.js';
 import { findKey, keyActor, lookupId, proves, rawBodyOf, signedPath } from '../auth/key-lookup.js';
 import { ReplayGuard } from '../auth/secure-signature.js';
 import type { Principal } from '../principal.js';
@@ -38,7 +38,7 @@ export const CREDENTIAL_EVENTS: ReadonlySet<string> = new Set([
 export type DeliveryCaller = { readonly key: Doc; readonly role: { readonly permissions: readonly PermissionFields[] } | null | 'missing' };
 
 /** 401 authentication_required with the challenge every delivery 401 carries. */
-export function authenticationRequired(res: Response, message = 'Authentication credentials were not provided or are invalid.'): DomainError {
+export function authenticationRequired(res: Response, message = AUTH_FAILURE_MESSAGES.unknown_credential): DomainError {
   res.set('WWW-Authenticate', WWW_AUTHENTICATE);
   return new DomainError('authentication_required', message);
 }
@@ -105,10 +105,10 @@ export class DeliveryAuth {
     }
     const credentials = parseCredentials(req.get('authorization'));
     if (credentials === null) {
-      if (api.is_auth_required) throw authenticationRequired(res);
+      if (api.is_auth_required) throw authenticationRequired(res, AUTH_FAILURE_MESSAGES.missing);
       return null;
     }
-    if (credentials === 'malformed') throw authenticationRequired(res);
+    if (typeof credentials === 'string') throw authenticationRequired(res, AUTH_FAILURE_MESSAGES[credentials]);
     const request = { path: signedPath(req.originalUrl), body: rawBodyOf(req), date: req.get('date'), now: Date.now() };
     const caller = await this.lookup(credentials);
     if (!caller || !proves(caller.key, credentials, request, this.replays) || caller.key.env !== env) throw authenticationRequired(res);
@@ -131,7 +131,7 @@ export class DeliveryAuth {
    */
   readsFromMemory(authorization: string, env: string, api: DeliveryApi, folder: string): boolean {
     const credentials = parseCredentials(authorization);
-    if (credentials === null || credentials === 'malformed' || credentials.scheme === 'secure') return false;
+    if (credentials === null || typeof credentials === 'string' || credentials.scheme === 'secure') return false;
     const caller = this.cache.get(lookupId(credentials));
     if (!caller || caller.key.env !== env) return false;
     if (!proves(caller.key, credentials, { path: '', body: undefined, date: undefined, now: 0 }, this.replays)) return false;

@@ -4,11 +4,11 @@ import { param } from '../query.js';
 import { sendCached } from './caching.js';
 import type { DeliveryApi, DeliveryRoute } from './routing.js';
 
-type Param = { readonly name: string; readonly type: string; readonly required: boolean; readonly description: string };
+export type Param = { readonly name: string; readonly type: string; readonly required: boolean; readonly description: string };
 
 const p = (name: string, type: string, description: string): Param => ({ name, type, required: false, description });
 
-const LOCALE_PARAMS: readonly Param[] = [
+export const LOCALE_PARAMS: readonly Param[] = [
   p('return_locales', 'string', 'Comma-separated locales to return in localizable fields.'),
   p('fallback_locales', 'boolean', 'Fill missing translations from the fallback chain (default false: null).'),
   p('populate', 'string', 'Comma-separated reference or relation paths to replace by their documents (depth at most 3).'),
@@ -16,7 +16,7 @@ const LOCALE_PARAMS: readonly Param[] = [
   p('raw', 'boolean', 'Localizable values as stored: every stored locale, no fallback (default false).'),
 ];
 
-const LIST_PARAMS: readonly Param[] = [
+export const LIST_PARAMS: readonly Param[] = [
   p('limit', 'integer', 'Page size, 1 to 100 (default 100).'),
   p('next', 'string', 'Cursor from the next URL of the previous page.'),
   p('previous', 'string', 'Cursor from the previous URL of the page after.'),
@@ -42,7 +42,7 @@ const SEARCH_BODY = {
 };
 
 /** `/courses/{courses_key}/modules/` for the steps of an address. */
-const template = (route: DeliveryRoute): string => `/${route.steps.flatMap((s) => (s.keyed ? [s.alias, `{${s.alias}_key}`] : [s.alias])).join('/')}/`;
+export const template = (route: DeliveryRoute): string => `/${route.steps.flatMap((s) => (s.keyed ? [s.alias, `{${s.alias}_key}`] : [s.alias])).join('/')}/`;
 
 function routesOf(api: DeliveryApi, route: DeliveryRoute): Record<string, unknown>[] {
   const base = template(route);

@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
-import { notFound } from '../../domain/errors.js';
+import { DomainError, notFound } from '../../domain/errors.js';
 import type { SearchIndex } from '../../projections/ports.js';
+import { apiOpenApi } from './api-openapi.js';
 import { param } from '../query.js';
 import type { DeliveryAuth } from './auth.js';
 import { corsHeaders } from './cors.js';
@@ -24,12 +25,25 @@ export { WWW_AUTHENTICATE } from './auth.js';
  */
 export function resolve(api: DeliveryApi, segments: readonly string[]): Match {
   const matches = api.routes.map((route) => matchRoute(route, segments)).filter((m): m is Match => m !== null);
-  const match = matches.find((m) => m.rest.length === 0) ?? matches[0];
-  if (!match) throw notFound('collection_not_found', 'Collection');
-  return match;
+  const match = matches.find((m) => m.rest.length === 0);
+  if (match) return match;
+  // A collection that exists but is not connected is named as such, not read as an item address.
+  const unconnected = api.unconnected.get(segments.join('/'));
+  if (unconnected !== undefined) throw notConnected(api, segments.join('/'), unconnected);
+  if (!matches[0]) throw notFound('collection_not_found', 'Collection');
+  return matches[0];
 }
 
-/** Names starting with `_` are reserved for endpoints (`_schema`, `_search`, `_router`, `_mcp`): never resource keys. */
+/** 404 collection_not_found saying the collection exists and which call connects it. */
+function notConnected(api: DeliveryApi, path: string, folder: string): DomainError {
+  return new DomainError(
+    'collection_not_found',
+    `The collection ${path} exists but is not connected to the API ${api.prefix}: connect it with POST /v1/{env}/api/${api.key}/collections/ {"folder": "${folder}"}.`,
+    { collection: [path], folder: [folder] },
+  );
+}
+
+/** Names starting with `_` are reserved for endpoints (`_schema`, `_search`, `_router`, `_openapi`, `_mcp`): never resource keys. */
 const isReserved = (segment: string): boolean => segment.startsWith('_');
 
 export type DeliveryRouterDeps = {
@@ -73,6 +87,10 @@ export function deliveryRouter({ routing, index, auth, writes, mcp, search }: De
     if (segments.length === 1 && segments[0] === '_router') {
       if (req.method !== 'GET' && req.method !== 'HEAD') throw notFound('route_not_found', 'Route');
       return routerIntrospection(req, res, api, readable);
+    }
+    if (segments.length === 1 && segments[0] === '_openapi') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') throw notFound('route_not_found', 'Route');
+      return apiOpenApi(req, res, api, routing.model(env), readable);
     }
     const match = resolve(api, segments);
     if (writing && writes) return writes.handle(req, res, { env, api, match, caller });

@@ -28,7 +28,16 @@ export type DeliveryApi = {
   readonly router_introspection_enabled: boolean;
   readonly cors_origins: readonly string[];
   readonly routes: readonly DeliveryRoute[];
+  /** Alias paths (`articles/news`) of the environment's collections not connected to this API, with their keys. */
+  readonly unconnected: ReadonlyMap<string, string>;
 };
+
+/** `articles/news` → the key of every collection of the environment, by its alias path from the root. */
+function aliasPaths(byKey: ReadonlyMap<string, Doc>): Map<string, string> {
+  const paths = new Map<string, string>();
+  for (const key of byKey.keys()) paths.set(lineage(byKey, key).all.map((c) => c.alias as string).join('/'), key);
+  return paths;
+}
 
 function routesOf(connection: Doc, byKey: ReadonlyMap<string, Doc>): DeliveryRoute[] {
   const folder = connection.folder as string;
@@ -81,8 +90,10 @@ export class DeliveryRouting {
       this.store.collection('collections').find({ env }),
     ]);
     const byKey = new Map(collections.map((c) => [c.key as string, c]));
+    const paths = aliasPaths(byKey);
     const table = new Map<string, DeliveryApi>();
     for (const api of apis) {
+      const linked = new Set(connections.filter((c) => c.api === api.key).map((c) => c.folder as string));
       table.set(api.prefix as string, {
         key: api.key as string,
         prefix: api.prefix as string,
@@ -91,6 +102,7 @@ export class DeliveryRouting {
         router_introspection_enabled: api.router_introspection_enabled !== false,
         cors_origins: (api.cors_origins as string[] | undefined) ?? [],
         routes: connections.filter((c) => c.api === api.key).flatMap((c) => routesOf(c, byKey)),
+        unconnected: new Map([...paths].filter(([, key]) => !linked.has(key))),
       });
     }
     const connected = new Set(connections.map((c) => c.folder as string));

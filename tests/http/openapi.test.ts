@@ -100,7 +100,8 @@ describe('HTTP: OpenAPI documents and the reference page', function () {
 
   it('describes a route with no registered schema generically: any JSON body, a JSON success, the error envelope', () => {
     const del = operationOf(docs.management, 'delete', '/v1/{env}/locales/{code}/') as Json;
-    expect(del.responses).to.have.keys('204', 'default');
+    expect(del.responses).to.include.keys('204', 'default');
+    expect(Object.keys(del.responses).filter((status) => /^2/.test(status))).to.deep.equal(['204']);
     expect(del.requestBody).to.equal(undefined);
     const anyGet = operationOf(docs.management, 'get', '/v1/{env}/collections/{collection}/resources/{resource}/data/') as Json;
     expect(anyGet.responses['2XX'].content['application/json'].schema).to.deep.equal({});

@@ -38,6 +38,7 @@ const api: DeliveryApi = {
   is_auth_required: false,
   mcp_enabled: true,
   router_introspection_enabled: true,
+  unconnected: new Map(),
   cors_origins: [],
   routes: [route('articles', ['get_many', 'get_one']), route('people', ['get_many', 'get_one']), route('tags', ['get_many']), route('hidden', ['get_one'])],
 };

@@ -1,6 +1,6 @@
 import { OPERATORS, type Condition, type ConditionValue, type Operator, type QueryScalar } from '../../../projections/delivery-query.js';
 import type { ValueKind } from './catalog.js';
-import { resolveField, type FieldContext } from './fields.js';
+import { resolveField, unknownField, type FieldContext } from './fields.js';
 
 /** A condition, or why it is refused (a sentence naming the field, operator or value). */
 export type Checked = { readonly condition: Condition } | { readonly error: string };
@@ -70,7 +70,7 @@ export function checkCondition(leaf: string, value: unknown, context: FieldConte
   if (!parts) return { error: `${leaf}: expected <field>__<operator>` };
   if (!OPERATOR_SET.has(parts.op)) return { error: `${leaf}: unknown operator ${parts.op}` };
   const resolved = resolveField(parts.field, context);
-  if (!resolved) return { error: `${leaf}: unknown field ${parts.field}` };
+  if (!resolved) return { error: `${leaf}: ${unknownField(parts.field, context)}` };
   const op = parts.op as Operator;
   const problem = checkValue(op, value, resolved.kind, resolved.items);
   if (problem) return { error: `${leaf}: the value ${problem}` };

@@ -1,4 +1,5 @@
 import { SYS_FIELDS, type FieldRef, type SysField } from '../../../projections/delivery-query.js';
+import { didYouMean } from '../../../domain/validation-messages.js';
 import type { Catalog, CatalogField, ValueKind } from './catalog.js';
 
 /** A field a reader named, resolved against the collection's catalog. */
@@ -39,4 +40,10 @@ export function resolveField(name: string, context: FieldContext): ResolvedField
   }
   if (!field) return null;
   return { ref: { scope: 'data', path }, kind: field.kind, items: field.items, field };
+}
+
+/** `unknown field titel (did you mean title?)`: the refusal of a name no field has, with the nearest one when it is close. */
+export function unknownField(name: string, context: FieldContext): string {
+  const known = [...context.catalog.keys(), ...SYS_FIELDS.map((member) => `_sys.${member}`)];
+  return `unknown field ${name}${didYouMean(name, known)}`;
 }

@@ -1,6 +1,6 @@
 import { DomainError } from '../../../domain/errors.js';
 import type { SortKey } from '../../../projections/delivery-query.js';
-import { resolveField, type FieldContext } from './fields.js';
+import { resolveField, unknownField, type FieldContext } from './fields.js';
 
 export const MAX_SORT_KEYS = 5;
 const SORTABLE: ReadonlySet<string> = new Set(['string', 'number', 'integer', 'boolean']);
@@ -22,7 +22,7 @@ export function parseSort(input: unknown, context: FieldContext, name = 'sort'):
     const descending = entry.startsWith('-');
     const field = descending ? entry.slice(1) : entry;
     const resolved = resolveField(field, context);
-    if (!resolved) return refuse(`unknown field ${field}`);
+    if (!resolved) return refuse(unknownField(field, context));
     if (!SORTABLE.has(resolved.kind)) return refuse(`${field} is not a string, number or boolean field`);
     return { field: resolved.ref, descending };
   });

@@ -1,7 +1,8 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { DomainError } from '../../../domain/errors.js';
+import { validationMessage } from '../../../domain/validation-messages.js';
 
-const ajv = new Ajv({ allErrors: true, useDefaults: false, coerceTypes: false, strict: true, ownProperties: true });
+const ajv = new Ajv({ allErrors: true, verbose: true, useDefaults: false, coerceTypes: false, strict: true, ownProperties: true });
 
 const fieldList = { type: 'array', items: { type: 'string', minLength: 1, maxLength: 500 }, minItems: 1, maxItems: 100 } as const;
 const unit = { type: 'number', minimum: 0, maximum: 1 } as const;
@@ -85,7 +86,7 @@ export function checkBodyShape(body: unknown): Record<string, unknown> {
   const detail = new Map<string, string[]>();
   for (const error of validate.errors ?? []) {
     const field = fieldOf(error);
-    const message = error.keyword === 'additionalProperties' ? 'is not allowed' : (error.message ?? 'is invalid');
+    const message = validationMessage(error);
     detail.set(field, [...(detail.get(field) ?? []), message]);
   }
   throw invalid(detail);

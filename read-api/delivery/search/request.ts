@@ -99,8 +99,20 @@ function checkFields(names: readonly string[] | undefined, at: string, fields: r
   return [...new Set(names)];
 }
 
+/** With no field named and none flagged in the collection, the search could only find nothing: say which fields to flag. */
+function requireFlagged(at: string, named: readonly string[] | undefined, fields: readonly SearchField[], ok: (f: SearchField) => boolean, flag: string, candidates: (f: SearchField) => boolean, no: Refusals): void {
+  if (named !== undefined || fields.some(ok)) return;
+  const names = fields.filter(candidates).map((f) => f.path);
+  const hint = names.length > 0 ? `mark one of its fields ${flag} (${names.join(', ')}) in a new schema version and publish it` : `add a field marked ${flag} to its schema`;
+  no.add(at, `finds nothing: the collection has no ${flag} field; ${hint}`);
+}
+
+const isText = (f: SearchField): boolean => f.type === 'string' || f.type === 'text';
+
 function textPart(body: Body, fields: readonly SearchField[], no: Refusals): TextPart | null {
-  const searchable = (f: SearchField) => f.searchable && (f.type === 'string' || f.type === 'text');
+  const searchable = (f: SearchField) => f.searchable && isText(f);
+  const part = body.find_text ? 'find_text' : body.find_phrase ? 'find_phrase' : null;
+  if (part !== null) requireFlagged(part, body[part]?.fields, fields, searchable, 'searchable', isText, no);
   if (body.find_text) {
     const found = words(body.find_text.query);
     if (found.length === 0) no.add('find_text.query', 'holds no word to search for');
@@ -118,6 +130,7 @@ function textPart(body: Body, fields: readonly SearchField[], no: Refusals): Tex
 
 function vectorPart(body: Body, fields: readonly SearchField[], no: Refusals): VectorPart | null {
   if (body.vector_search) {
+    requireFlagged('vector_search', body.vector_search.fields, fields, (f) => f.vectorizable, 'vectorizable', isText, no);
     const query = body.vector_search.query.trim().slice(0, MAX_QUERY_CHARS);
     if (query.length < 3) no.add('vector_search.query', 'must have at least 3 characters');
     const names = body.vector_search.fields ? checkFields(body.vector_search.fields, 'vector_search.fields', fields, (f) => f.vectorizable, 'a vectorizable field', no) : [ALL_FIELDS];

@@ -14,7 +14,7 @@ export function stepsOf(markdown: string): Step[] {
   blocks.forEach((block, i) => {
     if (block.lang !== 'sh') return;
     const next = blocks[i + 1];
-    const answer = next && (next.lang === 'json' || next.lang === 'text') ? { kind: next.lang, body: next.body } : null;
+    const answer = next && (next.lang === 'json' || next.lang === 'text') ? { kind: next.lang as 'json' | 'text', body: next.body } : null;
     steps.push({ line: block.line, commands: block.body, answer });
   });
   return steps;

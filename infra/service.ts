@@ -40,6 +40,7 @@ import { projectionReports, readiness } from './observability/readiness.js';
 import { timedEventStore } from './observability/timed-event-store.js';
 import { markStage, stageNow, tracedListener, tracedTarget } from './observability/stage-trace.js';
 import { closeStores, openStores } from './stores.js';
+import { checkpointSigner } from './audit/checkpoint-signer.js';
 import { onReadSideThread, ReadSideThread } from './sqlite/read-side-worker.js';
 import { SqliteEventStore } from './sqlite/event-store.js';
 import type { SearchIndex } from '../projections/ports.js';
@@ -156,6 +157,8 @@ export async function startService(config: Config, logger: Logger = createLogger
   // The billing guard's usage reads, kept until the next usage batch (docs/decisions/0270).
   const usageMeter = new UsageMeter((org, window) => usageOf(readStore, org, window));
   await usage.prepare();
+  // Signed audit checkpoints with AUDIT_SIGNING_KEY_FILE: a reactor beside the cascades (docs/decisions/0344).
+  const audit = checkpointSigner(config, eventStore, logger, target, log);
   const projections = new Projections(
     [
       // Readers wait for the delivery index (docs/decisions/0217); the turn it takes a group in is above.
@@ -164,7 +167,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       new ProjectionRunner(eventStore, target(readSideTarget(revisions)), { log, turnLater: readSideLater }),
       new ProjectionRunner(eventStore, target(readSideTarget(usage)), { log, turnLater: readSideLater, afterBatch: async () => usageMeter.forget() }),
     ],
-    [new ProjectionRunner(eventStore, target(cascades), { log })],
+    [new ProjectionRunner(eventStore, target(cascades), { log }), ...(audit.runner ? [audit.runner] : [])],
   );
   lagOf.projections = projections;
   await projections.start();
@@ -189,6 +192,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     resourceQuota,
     jwtSecret: secret,
     log,
+    auditKey: audit.key,
     tenancy: {
       billing: config.billing,
       requests,
@@ -229,6 +233,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         draining = true;
         await Promise.all(servers.map((s) => closeGracefully(s, config.shutdownGraceMs)));
         mcp.close();
+        audit.close();
         await projections.stop();
         await readSide?.close();
         await closeStores(stores);

@@ -41,6 +41,7 @@ import { timedEventStore } from './observability/timed-event-store.js';
 import { markStage, stageNow, tracedListener, tracedTarget } from './observability/stage-trace.js';
 import { closeStores, openStores } from './stores.js';
 import { checkpointSigner } from './audit/checkpoint-signer.js';
+import { loadSigningKey } from './audit/signing-key.js';
 import { onReadSideThread, ReadSideThread } from './sqlite/read-side-worker.js';
 import { SqliteEventStore } from './sqlite/event-store.js';
 import type { SearchIndex } from '../projections/ports.js';
@@ -89,6 +90,8 @@ export type ServiceOptions = {
 /** The composition root: stores, command bus, projections, both HTTP interfaces, first-start bootstrap. */
 export async function startService(config: Config, logger: Logger = createLogger(config.logLevel), options: ServiceOptions = {}): Promise<Service> {
   const log = logErrors(logger);
+  // Before anything opens: a key refused stops the start here (docs/decisions/0344).
+  const signingKey = config.audit.signingKeyFile ? loadSigningKey(config.audit.signingKeyFile, config.dataDir) : null;
   const stores = await openStores(config);
   const { readStore } = stores;
   const searchIndex = options.wrapSearchIndex ? options.wrapSearchIndex(stores.searchIndex) : stores.searchIndex;
@@ -158,7 +161,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const usageMeter = new UsageMeter((org, window) => usageOf(readStore, org, window));
   await usage.prepare();
   // Signed audit checkpoints with AUDIT_SIGNING_KEY_FILE: a reactor beside the cascades (docs/decisions/0344).
-  const audit = checkpointSigner(config, eventStore, logger, target, log);
+  const audit = checkpointSigner(config, signingKey, eventStore, logger, target, log);
   const projections = new Projections(
     [
       // Readers wait for the delivery index (docs/decisions/0217); the turn it takes a group in is above.

@@ -4,25 +4,24 @@ import { ProjectionRunner, type ProjectionTarget } from '../../projections/runne
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { chainHashOfEvent, GENESIS } from './hash-chain.js';
-import { loadSigningKey, type SigningKey } from './signing-key.js';
+import type { SigningKey } from './signing-key.js';
 
 /** What the service knows of the signing key: its public half for GET /v1/audit/public-key/, or null without one. */
 export type AuditKey = Pick<SigningKey, 'publicKeyPem' | 'id'> | null;
 
 /**
- * With AUDIT_SIGNING_KEY_FILE, the reactor that signs the chain's head (docs/decisions/0344),
+ * With a signing key (AUDIT_SIGNING_KEY_FILE, `loadSigningKey`), the reactor that signs the chain's head (docs/decisions/0344),
  * run by a ProjectionRunner like the cascades; each checkpoint is also logged at info.
  */
 export function checkpointSigner(
   config: Config,
+  key: SigningKey | null,
   eventStore: EventStore,
   logger: Logger,
   wrap: (target: ProjectionTarget) => ProjectionTarget,
   log: (message: string, error?: unknown) => void,
 ): { key: AuditKey; runner: ProjectionRunner | null; close(): void } {
-  const file = config.audit.signingKeyFile;
-  if (!file) return { key: null, runner: null, close: () => {} };
-  const key = loadSigningKey(file, config.dataDir);
+  if (!key) return { key: null, runner: null, close: () => {} };
   const ownPosition = config.eventStoreUrl ? (p: string) => /^\d{1,20}:\d{1,20}$/.test(p) : (p: string) => /^\d{20}$/.test(p);
   const target = checkpointTarget({
     store: eventStore,

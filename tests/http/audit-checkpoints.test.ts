@@ -147,7 +147,7 @@ describe('signed audit checkpoints, npm run verify --public-key and the evidence
     }
     const anonymous = await fetch(`${s.base}/v1/audit/checkpoints/`);
     expect(anonymous.status).to.equal(401);
-    expect((await anonymous.json()).error_code).to.equal('authentication_required');
+    expect(((await anonymous.json()) as { error_code: string }).error_code).to.equal('authentication_failed');
 
     const rolesPath = v1(s, '/permissions/management-api/roles/');
     const keysPath = v1(s, '/permissions/management-api/api-keys/');

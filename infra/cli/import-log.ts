@@ -6,7 +6,7 @@ import type { EventLine } from '../audit/event-line.js';
 import type { Config } from '../config.js';
 
 /** Appends in flight at once: the embedded store commits what is queued together (group commit). */
-const IN_FLIGHT = 512;
+const IN_FLIGHT = 4096;
 
 const removeDb = (file: string): void => {
   for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });

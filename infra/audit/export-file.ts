@@ -5,9 +5,9 @@ import { chainRowOfLine, LineError, parseLine, type EventLine } from './event-li
 
 /** The lines of an export file, parsed, with their 1-based numbers. */
 export async function* exportLines(file: string): AsyncGenerator<{ readonly line: EventLine; readonly number: number }> {
-  // Chunks of 1 MiB: the lines of one chunk come without a turn of the event loop between them, so an
-  // import queues about a thousand appends for each group commit instead of the 64 KiB default's sixty.
-  const lines = createInterface({ input: createReadStream(file, { highWaterMark: 1 << 20 }), crlfDelay: Infinity });
+  // The default 64 KiB chunks: an import's group commits take about 67 appends each, and reading the next
+  // chunks overlaps their WAL syncs; 1 MiB chunks made 15 times fewer commits and a slower import (docs/benchmark.md).
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
   let number = 0;
   for await (const text of lines) {
     number += 1;

@@ -5,8 +5,8 @@ import { exportLines } from '../audit/export-file.js';
 import type { EventLine } from '../audit/event-line.js';
 import type { Config } from '../config.js';
 
-/** Appends in flight at once: the embedded store commits what is queued together (group commit). */
-const IN_FLIGHT = 4096;
+/** Appends in flight at most: the embedded store commits what is queued together (group commit). */
+const IN_FLIGHT = 1024;
 
 const removeDb = (file: string): void => {
   for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });

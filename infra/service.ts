@@ -236,7 +236,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         draining = true;
         await Promise.all(servers.map((s) => closeGracefully(s, config.shutdownGraceMs)));
         mcp.close();
-        audit.close();
+        await audit.close();
         await projections.stop();
         await readSide?.close();
         await closeStores(stores);

@@ -49,7 +49,7 @@ type Head = { position: Position; events: number; hash: string };
  * resumes from the last signed head, its count and its hash, so nothing is signed twice and no
  * event is counted twice. A failed append throws: the runner's fault policy retries and stops on it.
  */
-export function checkpointTarget(deps: CheckpointDeps): ProjectionTarget & { close(): void } {
+export function checkpointTarget(deps: CheckpointDeps): ProjectionTarget & { close(): Promise<void> } {
   let head: Head = { position: '', events: 0, hash: deps.genesis };
   /** The count of events the last checkpoint signed. */
   let signedEvents = 0;
@@ -106,9 +106,11 @@ export function checkpointTarget(deps: CheckpointDeps): ProjectionTarget & { clo
           if (unsigned >= deps.everyEvents) await sign();
         }
       }),
-    close() {
+    /** Stops the timer and waits for a checkpoint under way (before the event store closes). */
+    async close() {
       if (timer) clearInterval(timer);
       timer = null;
+      await turn;
     },
   };
 }

@@ -20,8 +20,8 @@ export function checkpointSigner(
   logger: Logger,
   wrap: (target: ProjectionTarget) => ProjectionTarget,
   log: (message: string, error?: unknown) => void,
-): { key: AuditKey; runner: ProjectionRunner | null; close(): void } {
-  if (!key) return { key: null, runner: null, close: () => {} };
+): { key: AuditKey; runner: ProjectionRunner | null; close(): Promise<void> } {
+  if (!key) return { key: null, runner: null, close: async () => {} };
   const ownPosition = config.eventStoreUrl ? (p: string) => /^\d{1,20}:\d{1,20}$/.test(p) : (p: string) => /^\d{20}$/.test(p);
   const target = checkpointTarget({
     store: eventStore,

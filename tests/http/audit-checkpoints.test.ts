@@ -9,6 +9,8 @@ import { checkpointMessage } from '../../commands/reactors/audit-checkpoints.js'
 import { chainHash, GENESIS } from '../../infra/audit/hash-chain.js';
 import { auditBundleCli, VERIFIER_FILE } from '../../infra/cli/audit-bundle-cli.js';
 import { auditKeygenCli } from '../../infra/cli/audit-keygen-cli.js';
+import { exportCli } from '../../infra/cli/export-cli.js';
+import { importCli } from '../../infra/cli/import-cli.js';
 import { verifyCli } from '../../infra/cli/verify-cli.js';
 import { loadConfig } from '../../infra/config.js';
 import { startService } from '../../infra/service.js';
@@ -98,6 +100,8 @@ describe('signed audit checkpoints, npm run verify --public-key and the evidence
     articles = await collectionWithSchema(s, 'articles');
     for (let i = 0; i < 12; i++) expect((await s.api('POST', v1(s, `/collections/${articles}/resources/`), { data: { title: `Article ${i}` } })).status).to.equal(201);
     await signed(s);
+    // The other projections pass the checkpoints by.
+    expect(s.service.projections.status().filter((p) => p.stopped)).to.deep.equal([]);
   });
   after(async () => s?.stop());
 
@@ -247,6 +251,15 @@ describe('signed audit checkpoints, npm run verify --public-key and the evidence
     const good = runScript(untouched);
     expect(good.status, good.stderr).to.equal(0);
     expect(good.stdout).to.contain(`${cleanReport.checkpoints.checked} checkpoints signed`);
+
+    // An export imported elsewhere keeps its checkpoints, and they still vouch for it (matched by count).
+    const exported = join(tempDir(), 'log.ndjson');
+    expect((await runCli((out, err) => exportCli(['--data-dir', s.dataDir, '--out', exported], {}, out, err))).code).to.equal(0);
+    const copy = tempDir();
+    expect((await runCli((out, err) => importCli(['--data-dir', copy, '--in', exported], {}, out, err))).code).to.equal(0);
+    const copied = await runCli((out, err) => verifyCli(['--data-dir', copy, '--public-key', publicKey], {}, out, err));
+    expect(copied.code, copied.out).to.equal(0);
+    expect(JSON.parse(copied.out).checkpoints).to.deep.equal(cleanReport.checkpoints);
 
     const db = new Database(join(s.dataDir, 'events.db'), { readonly: true });
     const target = db.prepare<[], { position: number }>(`SELECT position FROM events WHERE type = 'ResourceCreated' ORDER BY position LIMIT 1 OFFSET 6`).get()!.position;

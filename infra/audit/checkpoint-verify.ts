@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import type { ChainReport, Position } from '../../commands/ports.js';
-import { checkpointMessage, CHECKPOINT_STREAM, type SignedCheckpoint } from '../../commands/reactors/audit-checkpoints.js';
+import { checkpointMessage, CHECKPOINT_STREAM, type SignedCheckpoint } from '../../domain/audit-checkpoint.js';
 import { ChainVerifier, chainHash, GENESIS, type StoredChainRow } from './hash-chain.js';
 import { keyId, verifySignature } from './signing-key.js';
 

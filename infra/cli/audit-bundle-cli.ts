@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { CHECKPOINT_STREAM } from '../../commands/reactors/audit-checkpoints.js';
+import { CHECKPOINT_STREAM } from '../../domain/audit-checkpoint.js';
 import { openChainSource } from '../audit/chain-source.js';
 import { serialiseLine } from '../audit/event-line.js';
 import { keyId, loadPublicKey } from '../audit/signing-key.js';

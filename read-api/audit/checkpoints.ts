@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { CHECKPOINT_STREAM, type SignedCheckpoint } from '../../commands/reactors/audit-checkpoints.js';
+import { CHECKPOINT_STREAM, type SignedCheckpoint } from '../../domain/audit-checkpoint.js';
 import { DomainError } from '../../domain/errors.js';
 import { managementRestriction } from '../event-visibility.js';
 import { envelope, pageParams } from '../pagination.js';

@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { pino } from 'pino';
-import { checkpointMessage } from '../../commands/reactors/audit-checkpoints.js';
+import { checkpointMessage } from '../../domain/audit-checkpoint.js';
 import { chainHash, GENESIS } from '../../infra/audit/hash-chain.js';
 import { auditBundleCli, VERIFIER_FILE } from '../../infra/cli/audit-bundle-cli.js';
 import { auditKeygenCli } from '../../infra/cli/audit-keygen-cli.js';

@@ -42,6 +42,7 @@ export function checkpointTarget(deps: CheckpointDeps): ProjectionTarget & { clo
   /** Events counted since the last checkpoint, its own checkpoints aside. */
   let unsigned = 0;
   let timer: NodeJS.Timeout | null = null;
+  let closed = false;
   // The timer's checkpoints and the runner's batches take turns.
   let turn: Promise<unknown> = Promise.resolve();
   const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
@@ -60,7 +61,23 @@ export function checkpointTarget(deps: CheckpointDeps): ProjectionTarget & { clo
     signedEvents = checkpoint.events;
     unsigned = 0;
     deps.signed(checkpoint);
+    arm();
   };
+
+  /** `everySeconds` from now (from the last checkpoint): a checkpoint if events came since, else the next wait. */
+  function arm(): void {
+    if (timer) clearTimeout(timer);
+    if (closed) return;
+    timer = setTimeout(() => {
+      timer = null;
+      inTurn(() => (unsigned > 0 ? sign() : Promise.resolve()))
+        .catch((error: unknown) => deps.log('audit checkpoint failed', error))
+        .finally(() => {
+          if (!timer) arm();
+        });
+    }, deps.everySeconds * 1000);
+    timer.unref();
+  }
 
   return {
     name: 'audit-checkpoints',
@@ -74,10 +91,7 @@ export function checkpointTarget(deps: CheckpointDeps): ProjectionTarget & { clo
         // An imported log: its checkpoints name the other store's positions, so the chain is counted again from the start, once.
         if (deps.ownPosition(data.position)) head = { position: data.position, events: data.events, hash: data.head_hash };
       }
-      if (!timer) {
-        timer = setInterval(() => void inTurn(() => (unsigned > 0 ? sign() : Promise.resolve())).catch((error: unknown) => deps.log('audit checkpoint failed', error)), deps.everySeconds * 1000);
-        timer.unref();
-      }
+      if (!timer) arm();
       return head.position;
     },
     apply: (events: readonly StoredEvent[]) =>
@@ -93,7 +107,8 @@ export function checkpointTarget(deps: CheckpointDeps): ProjectionTarget & { clo
       }),
     /** Stops the timer and waits for a checkpoint under way (before the event store closes). */
     async close() {
-      if (timer) clearInterval(timer);
+      closed = true;
+      if (timer) clearTimeout(timer);
       timer = null;
       await turn;
     },

@@ -37,6 +37,8 @@ export type Config = {
   readonly readSidePreview: boolean;
   /** Text searches of the embedded delivery index answered by a thread of their own (docs/decisions/0305; on by default, 0312). */
   readonly textSearchThread: boolean;
+  /** Signed audit checkpoints (docs/decisions/0344): the Ed25519 private key's file (PEM, outside the data directory), every so many events or seconds. */
+  readonly audit: { readonly signingKeyFile: string | undefined; readonly checkpointEvents: number; readonly checkpointSeconds: number };
 };
 
 const PLANS: readonly PlanCode[] = ['free', 'starter', 'pro', 'enterprise'];
@@ -86,6 +88,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readSideOneCommit: onOff(env.READ_SIDE_ONE_COMMIT, true, 'READ_SIDE_ONE_COMMIT'),
     readSidePreview: onOff(env.READ_SIDE_PREVIEW, false, 'READ_SIDE_PREVIEW'),
     textSearchThread: onOff(env.TEXT_SEARCH_THREAD, true, 'TEXT_SEARCH_THREAD'),
+    audit: {
+      signingKeyFile: env.AUDIT_SIGNING_KEY_FILE ? resolve(env.AUDIT_SIGNING_KEY_FILE) : undefined,
+      checkpointEvents: positive(env.AUDIT_CHECKPOINT_EVENTS, 'AUDIT_CHECKPOINT_EVENTS') ?? 1000,
+      checkpointSeconds: positive(env.AUDIT_CHECKPOINT_SECONDS, 'AUDIT_CHECKPOINT_SECONDS') ?? 300,
+    },
     embeddings: {
       url: env.EMBEDDINGS_URL || undefined,
       model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small',

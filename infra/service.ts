@@ -40,6 +40,8 @@ import { projectionReports, readiness } from './observability/readiness.js';
 import { timedEventStore } from './observability/timed-event-store.js';
 import { markStage, stageNow, tracedListener, tracedTarget } from './observability/stage-trace.js';
 import { closeStores, openStores } from './stores.js';
+import { checkpointSigner } from './audit/checkpoint-signer.js';
+import { loadSigningKey } from './audit/signing-key.js';
 import { onReadSideThread, ReadSideThread } from './sqlite/read-side-worker.js';
 import { SqliteEventStore } from './sqlite/event-store.js';
 import type { SearchIndex } from '../projections/ports.js';
@@ -88,6 +90,8 @@ export type ServiceOptions = {
 /** The composition root: stores, command bus, projections, both HTTP interfaces, first-start bootstrap. */
 export async function startService(config: Config, logger: Logger = createLogger(config.logLevel), options: ServiceOptions = {}): Promise<Service> {
   const log = logErrors(logger);
+  // Before anything opens: a key refused stops the start here (docs/decisions/0344).
+  const signingKey = config.audit.signingKeyFile ? loadSigningKey(config.audit.signingKeyFile, config.dataDir) : null;
   const stores = await openStores(config);
   const { readStore } = stores;
   const searchIndex = options.wrapSearchIndex ? options.wrapSearchIndex(stores.searchIndex) : stores.searchIndex;
@@ -156,6 +160,8 @@ export async function startService(config: Config, logger: Logger = createLogger
   // The billing guard's usage reads, kept until the next usage batch (docs/decisions/0270).
   const usageMeter = new UsageMeter((org, window) => usageOf(readStore, org, window));
   await usage.prepare();
+  // Signed audit checkpoints with AUDIT_SIGNING_KEY_FILE: a reactor beside the cascades (docs/decisions/0344).
+  const audit = checkpointSigner(config, signingKey, eventStore, logger, target, log);
   const projections = new Projections(
     [
       // Readers wait for the delivery index (docs/decisions/0217); the turn it takes a group in is above.
@@ -164,7 +170,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       new ProjectionRunner(eventStore, target(readSideTarget(revisions)), { log, turnLater: readSideLater }),
       new ProjectionRunner(eventStore, target(readSideTarget(usage)), { log, turnLater: readSideLater, afterBatch: async () => usageMeter.forget() }),
     ],
-    [new ProjectionRunner(eventStore, target(cascades), { log })],
+    [new ProjectionRunner(eventStore, target(cascades), { log }), ...(audit.runner ? [audit.runner] : [])],
   );
   lagOf.projections = projections;
   await projections.start();
@@ -189,6 +195,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     resourceQuota,
     jwtSecret: secret,
     log,
+    auditKey: audit.key,
     tenancy: {
       billing: config.billing,
       requests,
@@ -229,6 +236,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         draining = true;
         await Promise.all(servers.map((s) => closeGracefully(s, config.shutdownGraceMs)));
         mcp.close();
+        await audit.close();
         await projections.stop();
         await readSide?.close();
         await closeStores(stores);

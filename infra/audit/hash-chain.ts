@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { ChainBreak, ChainReport, Position } from '../../commands/ports.js';
+import type { ChainBreak, ChainReport, Position, StoredEvent } from '../../commands/ports.js';
 
 /** The "previous hash" of the first event of the log. */
 export const GENESIS = '0'.repeat(64);
@@ -22,6 +22,10 @@ export function chainHash(previous: string, event: ChainedEvent): string {
   const fields = [previous, event.id, event.stream, event.revision, event.type, event.data, event.metadata];
   return hash('sha256', JSON.stringify(fields), 'hex');
 }
+
+/** The chained hash of an event as read from the port (data and metadata as the store wrote their JSON text). */
+export const chainHashOfEvent = (previous: string, event: StoredEvent): string =>
+  chainHash(previous, { id: event.id, stream: event.stream, revision: event.revision, type: event.type, data: JSON.stringify(event.data), metadata: JSON.stringify(event.metadata) });
 
 export type StoredChainRow = ChainedEvent & { readonly position: Position; readonly hash: string | null };
 

@@ -25,6 +25,7 @@ import {
 import { fromCurrent, isSystemEvent, sameIds, toEventData, toExpected, toStored } from './mapping.js';
 import { Mutex } from '../mutex.js';
 import { chainEvents, chainRowOf, firstRevision, GENESIS, hashOf, verifyRows } from './hash-chain.js';
+import type { StoredChainRow } from '../audit/hash-chain.js';
 import { encodePosition, readPosition } from './position.js';
 
 const CHUNK = 500;
@@ -102,14 +103,15 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   async verifyChain(): Promise<ChainReport> {
-    const client = this.client;
-    async function* rows() {
-      for await (const resolved of client.readAll({ fromPosition: START, direction: FORWARDS })) {
-        const event = resolved.event;
-        if (event && !isSystemEvent(event.type)) yield chainRowOf(event);
-      }
+    return verifyRows(this.chainRows());
+  }
+
+  /** Every non-system event of $all, oldest first, as the chain covers it, with its stored hash (verify, export). */
+  async *chainRows(): AsyncGenerator<StoredChainRow> {
+    for await (const resolved of this.client.readAll({ fromPosition: START, direction: FORWARDS })) {
+      const event = resolved.event;
+      if (event && !isSystemEvent(event.type)) yield chainRowOf(event);
     }
-    return verifyRows(rows());
   }
 
   private async currentRevision(stream: string): Promise<number | 'no_stream'> {

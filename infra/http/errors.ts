@@ -24,6 +24,7 @@ const STATUS: Readonly<Record<string, number>> = {
   source_version_not_found: 404,
   schema_not_found: 404,
   project_not_found: 404,
+  public_key_not_found: 404,
   route_not_found: 404,
   not_found: 404,
   external_id_conflict: 409,

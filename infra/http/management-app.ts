@@ -9,6 +9,7 @@ import type { AuditDeps } from '../../read-api/audit/deps.js';
 import { environmentReplayRouter, globalReplayRouter } from '../../read-api/audit/replay.js';
 import { timeTravelRouter } from '../../read-api/audit/time-travel.js';
 import { verifyRouter } from '../../read-api/audit/verify.js';
+import { auditCheckpointsRouter } from '../../read-api/audit/checkpoints.js';
 import { collectionsReadRouter } from '../../read-api/collections.js';
 import { componentsReadRouter } from '../../read-api/components.js';
 import { deliveryApisReadRouter } from '../../read-api/delivery-apis.js';
@@ -60,7 +61,7 @@ export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecr
   app.use(bodyDepthGuard);
 
   app.use(globalEventsReadRouter(deps));
-  app.use(globalReplayRouter(deps), verifyRouter(deps));
+  app.use(globalReplayRouter(deps), verifyRouter(deps), auditCheckpointsRouter(deps));
   app.use(tenancyRouter(deps, deps.tenancy));
   const env = express.Router({ mergeParams: true });
   env.use(environmentGuard(deps.requestReads ?? deps.readStore));

@@ -78,6 +78,8 @@ export const RESPONSES: readonly ResponseEntry[] = [
   one('PUT', '/locales/:code/', 'Locale'),
   list('/events/', 'Event'),
   list('/v1/global-events/', 'Event'),
+  { ...list('/v1/audit/checkpoints/', 'AuditCheckpoint'), description: 'A page of signed audit checkpoints, oldest first (organization administrators and full-access management keys; 403 permission_denied otherwise).' },
+  { ...one('GET', '/v1/audit/public-key/', 'AuditPublicKey'), description: 'The Ed25519 public key that checks the audit checkpoints (any management credentials); 404 public_key_not_found when no signing key is configured.' },
   {
     method: 'GET',
     path: '/:env/:prefix/*segments',

@@ -100,6 +100,18 @@ export const COMPONENT_SCHEMAS: Readonly<Record<string, Json>> = {
     },
     'An audit event.',
   ),
+  AuditCheckpoint: object(
+    {
+      position: str,
+      events: int,
+      head_hash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+      time: datetime,
+      signature: str,
+      key: str,
+    },
+    'A signed head of the hash chain: the `events`-th event of the log, at `position`, has the chained hash `head_hash`. `signature` is the Ed25519 signature (base64) of the JSON text ["audit-checkpoint", position, events, head_hash, time]; `key` is the SHA-256 (hex) of the signing public key in DER.',
+  ),
+  AuditPublicKey: object({ algorithm: { const: 'Ed25519' }, key: str, public_key: str }, 'The public key (PEM, SubjectPublicKeyInfo) that checks the audit checkpoints, and its SHA-256 id.'),
   DeliveryItem: {
     type: 'object',
     description: 'A delivered resource: `_sys` always, `data` where the connection allows get_one.',

@@ -1,4 +1,5 @@
 import type { EventStore, Position, StoredEvent } from '../../commands/ports.js';
+import type { StoredChainRow } from '../audit/hash-chain.js';
 import { fromPosition, openSqlite, toPosition, type SqliteDb } from './open.js';
 import { WalFile } from './wal-sync.js';
 
@@ -28,6 +29,7 @@ export class SqliteEventLogReader implements EventLog {
     this.wal = new WalFile(`${file}-wal`);
     this.statements = {
       all: this.db.prepare<[number, number, number], Row>(`SELECT ${COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`).raw(),
+      chain: this.db.prepare<[number, number, number], StoredChainRow & { position: number }>(`SELECT ${COLUMNS}, hash FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`),
       last: this.db.prepare<[], { position: number | null }>('SELECT MAX(position) AS position FROM events'),
     };
     this.sync();
@@ -51,6 +53,13 @@ export class SqliteEventLogReader implements EventLog {
       data: JSON.parse(data),
       metadata: JSON.parse(metadata),
     }));
+  }
+
+  /** Up to `limit` rows after `after` as stored, with their chained hash (the export's and the verifier's read). */
+  readChain(after: Position, limit: number): StoredChainRow[] {
+    const from = fromPosition(after);
+    if (from >= this.synced) this.sync();
+    return this.statements.chain.all(from, this.synced, limit).map((row) => ({ ...row, position: toPosition(row.position) }));
   }
 
   async headPosition(): Promise<Position> {

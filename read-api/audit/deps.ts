@@ -6,4 +6,6 @@ export type AuditDeps = {
   readonly eventStore: EventStore;
   readonly readStore: ReadStore;
   readonly log: (message: string, error: unknown) => void;
+  /** The public half of the audit checkpoints' signing key, or null when none is configured (docs/decisions/0344). */
+  readonly auditKey?: { readonly publicKeyPem: string; readonly id: string } | null;
 };

@@ -1,24 +1,12 @@
 import { expect } from 'chai';
 import { Database } from '../../infra/sqlite/driver.js';
-import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import { replayCli } from '../../infra/cli/replay-cli.js';
 import { verifyCli } from '../../infra/cli/verify-cli.js';
 import { toPosition } from '../../infra/sqlite/open.js';
 import { collectionWithSchema, v1 } from '../support/content.js';
+import { runCli as run } from '../support/cli.js';
 import { startTestService, type TestService } from '../support/service.js';
-
-/** Runs a command-line tool in-process; its output as text. */
-async function run(tool: (out: PassThrough, err: PassThrough) => Promise<number>) {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  const chunks: string[] = [];
-  const errors: string[] = [];
-  out.on('data', (c: Buffer) => chunks.push(c.toString()));
-  err.on('data', (c: Buffer) => errors.push(c.toString()));
-  const code = await tool(out, err);
-  return { code, out: chunks.join(''), err: errors.join('') };
-}
 
 describe('auditors on the command line (npm run replay, npm run verify) and a tampered SQLite file', () => {
   let s: TestService;

@@ -124,7 +124,11 @@ describe('no key grants more than it holds', function () {
       await refused(() => as(k, 'POST', dlv(`roles/${made.body.key}/permissions/objects/`), { content_type: 'collections', object_key: 'c2' }), 'collections: read on c1, c2');
       await refused(() => as(k, 'DELETE', dlv(`roles/${made.body.key}/permissions/?content_type=collections`)), 'collections: read on all objects');
       await refused(
-        () => as(k, 'POST', dlv(`roles/${made.body.key}/permissions/`), { content_type: 'flux-apis', actions: ['read', 'create'] }),
+        () =>
+          as(k, 'POST', dlv(`roles/${made.body.key}/permissions/batch/`), [
+            { content_type: 'flux-apis', actions: ['read', 'create'] },
+            { content_type: 'collections', actions: ['read', 'create'], all_objects: false, objects: ['c1'] },
+          ]),
         'resources: create on c1',
       );
       const bound = await as(k, 'POST', dlv('api-keys/'), { role: made.body.key });

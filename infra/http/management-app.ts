@@ -36,6 +36,7 @@ import { errorMiddleware, notFoundRoute } from './errors.js';
 import { jsonBodiesOnly } from './json-only.js';
 import { jsonBody, secureBodyFirst } from './raw-body.js';
 import { tenancyRouter, type TenancyHttp } from './tenancy-routes.js';
+import { strictQueryParameters } from './query-parameters.js';
 
 /** Request bodies up to this size are parsed; the 1 MB payload rule is the domain's. */
 export const BODY_LIMIT = '8mb';
@@ -58,6 +59,7 @@ export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecr
   app.use(jsonBodiesOnly);
   app.use(json);
   app.use(bodyDepthGuard);
+  app.use(strictQueryParameters());
 
   app.use(globalEventsReadRouter(deps));
   app.use(globalReplayRouter(deps), verifyRouter(deps));

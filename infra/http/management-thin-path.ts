@@ -17,6 +17,7 @@ import { managementFront, type ManagementFront, type ThinRoute } from './managem
 import { plainJsonBody } from './plain-json-body.js';
 import { jsonBody } from './raw-body.js';
 import type { TenancyHttp } from './tenancy-routes.js';
+import { strictQueryParameters } from './query-parameters.js';
 
 export type ThinPathDeps = WriteDeps & {
   readonly jwtSecret: string;
@@ -89,6 +90,7 @@ export function managementThinPath(app: Express, deps: ThinPathDeps): Management
         jsonBodiesOnly,
         plainJsonBody(BODY_LIMIT_BYTES, json),
         bodyDepthGuard,
+        strictQueryParameters(),
       ],
       env: [environmentGuard(deps.requestReads ?? deps.readStore), deps.tenancy.status.guard(), managementPermissions(deps.readStore)],
       error: errorMiddleware(deps.log),

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { apiKeys, type ApiKeysState, type KeyKind, type KeyState } from '../domain/api-keys/decider.js';
+import { apiKeys, type ApiKeysCommand, type ApiKeysState, type KeyKind, type KeyState } from '../domain/api-keys/decider.js';
 import { notFound } from '../domain/errors.js';
 import { own } from '../domain/records.js';
 import { roles, type RolesState } from '../domain/roles/decider.js';
@@ -51,7 +51,7 @@ export async function createApiKey(
 export async function updateApiKey(bus: CommandBus, ctx: CommandContext, kind: KeyKind, key: string, changes: { description?: string; role?: string | null; spend_cap_usd?: number | null }): Promise<Result> {
   const [caller, state] = [await callerOf(bus, ctx), await rolesOf(bus, ctx.env)];
   const found = roleFound(state, kind, changes.role);
-  return bus.handle(apiKeys, streams.apiKeys(ctx.env), async (keys) => {
+  return bus.handle(apiKeys, streams.apiKeys(ctx.env), async (keys): Promise<ApiKeysCommand> => {
     const { role } = changes;
     if (role !== undefined) refuseEscalation(bindingRefusal(caller, state, { kind, target: key, current: keyIn(keys, kind, key).role, role }));
     return { type: 'UpdateApiKey', data: { ...changes, env: ctx.env, kind, key, roleFound: found } };
@@ -73,7 +73,7 @@ export const tokenHash = (token: string): string => createHash('sha256').update(
 export async function issueBearerToken(bus: CommandBus, ctx: CommandContext, key: string): Promise<Result & { token: string }> {
   const token = `${BEARER_PREFIX}${randomBytes(32).toString('base64url')}`;
   const [caller, state] = [await callerOf(bus, ctx), await rolesOf(bus, ctx.env)];
-  const handled = await bus.handle(apiKeys, streams.apiKeys(ctx.env), async (keys) => {
+  const handled = await bus.handle(apiKeys, streams.apiKeys(ctx.env), async (keys): Promise<ApiKeysCommand> => {
     refuseEscalation(bindingRefusal(caller, state, { kind: 'delivery', target: key, role: keyIn(keys, 'delivery', key).role }));
     return {
       type: 'IssueBearerToken',

@@ -99,7 +99,7 @@ export function roleChangeRefusal(caller: Caller, command: RolesCommand, state: 
  * What the caller lacks to bind the key `target` (of `kind`, now bound to `current`) to
  * `role`, or null. No key changes its own role; binding to the role it has gives nothing new.
  */
-export function bindingRefusal(caller: Caller, state: RolesState, bind: { readonly kind: KeyKind; readonly target: string | null; readonly current?: string | null; readonly role: string | null }): string | null {
+export function bindingRefusal(caller: Caller, state: RolesState, bind: { readonly kind: KeyKind; readonly target: string | null; readonly current?: string | null | undefined; readonly role: string | null }): string | null {
   if (bind.current !== undefined && bind.current === bind.role) return null;
   if (caller.key !== null && bind.target === caller.key) return 'a change of its own role (no key changes its own role)';
   return missingRight(holderOf(caller, state), grantOf(bind.kind, bind.role, state));

@@ -108,7 +108,7 @@ function step(w: World, { by, op: o }: Step, guarded: boolean): void {
   try {
     if (o.op === 'createKey' || o.op === 'updateKey') {
       const target = o.op === 'createKey' ? null : pick([...w.keys.keys()], o.key);
-      if (o.op === 'updateKey' && !target) return;
+      if (target === undefined) return;
       const kindOf = target ? w.keys.get(target)!.kind : (o as { kind: KeyKind }).kind;
       const role = o.role === null ? null : roleAt(o.role, kindOf);
       if (role === undefined) return;

@@ -29,15 +29,32 @@ describe('no key grants more than it holds', function () {
     return r.body;
   };
 
-  /** Sends the request as the key and expects a refusal naming `missing`, with no event written. */
+  /** The `http_refusals_total` counts of permission_denied on the management interface, by route template. */
+  const refusalCounts = async (): Promise<Map<string, number>> => {
+    const text = await (await fetch(`${s.base}/metrics`)).text();
+    const line = /^http_refusals_total\{([^}]*)\} (\d+)$/gm;
+    const counts = new Map<string, number>();
+    for (const [, labels, value] of text.matchAll(line)) {
+      if (labels!.includes('interface="management"') && labels!.includes('error_code="permission_denied"')) counts.set(/route="([^"]*)"/.exec(labels!)![1]!, Number(value));
+    }
+    return counts;
+  };
+  const total = (counts: Map<string, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
+
+  /** Sends the request as the key and expects a refusal naming `missing`, with no event written and the 403 counted by route. */
   const refused = async (send: () => Promise<Reply>, missing: string | RegExp) => {
     const before = await eventCount();
+    const counted = await refusalCounts();
     const r = await send();
     expect(r.status, JSON.stringify(r.body)).to.equal(403);
     expect(r.body.error_code).to.equal('permission_denied');
     if (typeof missing === 'string') expect(r.body.detail.missing_right).to.equal(missing);
     else expect(r.body.detail.missing_right).to.match(missing);
     expect(await eventCount(), 'a refused escalation writes no event').to.equal(before);
+    const after = await refusalCounts();
+    expect(total(after), 'the 403 is counted').to.equal(total(counted) + 1);
+    const grown = [...after].find(([route, n]) => n > (counted.get(route) ?? 0));
+    expect(grown?.[0]).to.match(/^\/v1\/:env\/permissions\//);
   };
 
   before(async () => {

@@ -71,18 +71,27 @@ export function allowedParameters(method: string, template: string): ReadonlySet
  */
 export function strictQueryParameters(): RequestHandler {
   let routes: ReturnType<typeof matchers> | null = null;
-  const allowed = new Map<string, ReadonlySet<string>>();
+  // The route and parameters of each method and path seen lately: finding the route tests the templates one by one.
+  const seen = new Map<string, { readonly route: string; readonly names: ReadonlySet<string> } | null>();
+  const routeOf = (app: Express, method: string, path: string) => {
+    const id = `${method} ${path}`;
+    let found = seen.get(id);
+    if (found === undefined) {
+      routes ??= matchers(app);
+      const route = routeLabel(routes, method, path);
+      found = route === 'unmatched' ? null : { route, names: allowedParameters(method, route) };
+      if (seen.size >= 10_000) seen.clear();
+      seen.set(id, found);
+    }
+    return found;
+  };
   return (req, _res, next) => {
     if (!req.originalUrl.includes('?')) return next();
-    routes ??= matchers(req.app as Express);
-    const template = routeLabel(routes, req.method, req.path);
-    if (template === 'unmatched') return next();
-    const id = `${req.method} ${template}`;
-    let names = allowed.get(id);
-    if (names === undefined) allowed.set(id, (names = allowedParameters(req.method, template)));
-    const unknown = Object.keys(req.query as Record<string, unknown>).filter((name) => !names.has(name));
+    const found = routeOf(req.app as Express, req.method, req.path);
+    if (found === null) return next();
+    const unknown = Object.keys(req.query as Record<string, unknown>).filter((name) => !found.names.has(name));
     if (unknown.length === 0) return next();
-    const detail = Object.fromEntries(unknown.map((name) => [name, [`is not a query parameter of ${req.method} ${template}`]]));
+    const detail = Object.fromEntries(unknown.map((name) => [name, [`is not a query parameter of ${req.method} ${found.route}`]]));
     return next(new DomainError('validation_error', `Unknown query parameter ${unknown.join(', ')}.`, detail));
   };
 }

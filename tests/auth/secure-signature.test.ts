@@ -81,21 +81,4 @@ describe('Secure signatures', () => {
     expect(signatureId(sig)).to.equal(signatureId(negateS(sig)));
     expect(signatureId(Buffer.from('nope'))).to.equal(null);
   });
-
-  it('keeps a used signature until it expires, for every process on the file and across a reopen', async () => {
-    const file = `${tempDir()}/signatures.db`;
-    const first = new SqliteUsedSignatures(file);
-    expect(await first.firstUse('k:x', 100, 0)).to.equal(true);
-    expect(await first.firstUse('k:x', 150, 50)).to.equal(false);
-    const second = new SqliteUsedSignatures(file);
-    expect(await second.firstUse('k:x', 160, 60), 'another process sees it').to.equal(false);
-    await first.close();
-    expect(await second.firstUse('k:y', 160, 60)).to.equal(true);
-    expect(await second.firstUse('k:x', 300, 100), 'expired: taken over').to.equal(true);
-    expect(await second.firstUse('k:x', 300, 150)).to.equal(false);
-    await second.close();
-    const reopened = new SqliteUsedSignatures(file);
-    expect(await reopened.firstUse('k:x', 400, 200), 'kept across a reopen').to.equal(false);
-    await reopened.close();
-  });
 });

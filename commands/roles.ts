@@ -1,8 +1,10 @@
 import type { KeyKind } from '../domain/api-keys/events.js';
 import { roles, type PermissionInput, type RolesCommand } from '../domain/roles/decider.js';
+import { roleChangeRefusal } from '../domain/roles/escalation.js';
 import type { PermissionFields } from '../domain/roles/events.js';
 import type { CommandBus, Handled } from './command-bus.js';
 import { planLimits, type CommandContext } from './context.js';
+import { callerOf, refuseEscalation } from './escalation.js';
 import { newKey } from './keys.js';
 import { streams } from './streams.js';
 
@@ -10,7 +12,14 @@ type Result = Handled<unknown, unknown>;
 
 export type RoleInput = { readonly name: string; readonly description: string; readonly full_access: boolean };
 
-const send = (bus: CommandBus, ctx: CommandContext, command: RolesCommand): Promise<Result> => bus.handle(roles, streams.roles(ctx.env), command, ctx.metadata);
+/** Every roles command passes the escalation check on the state it is decided on (docs/decisions/0331). */
+async function send(bus: CommandBus, ctx: CommandContext, command: RolesCommand): Promise<Result> {
+  const caller = await callerOf(bus, ctx);
+  return bus.handle(roles, streams.roles(ctx.env), async (state) => {
+    refuseEscalation(roleChangeRefusal(caller, command, state));
+    return command;
+  }, ctx.metadata);
+}
 
 export async function createRole(bus: CommandBus, ctx: CommandContext, kind: KeyKind, input: RoleInput): Promise<Result & { key: string }> {
   const limits = await planLimits(bus, ctx.env);

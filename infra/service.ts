@@ -103,7 +103,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   // Delivery answers kept as served bytes, evicted by routing reloads and delivery batches (docs/decisions/0131).
   const served = new ServedCache();
   routing.onReload((env) => served.evict(env));
-  const deliveryAuth = new DeliveryAuth(readStore);
+  const deliveryAuth = new DeliveryAuth(readStore, stores.usedSignatures);
   const environmentStatus = new EnvironmentStatus(readStore);
   const requests = new RequestMeter();
   const embedder = createEmbedder(config.embeddings);
@@ -194,6 +194,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     waitTimeoutMs: config.waitTimeoutMs,
     resourceQuota,
     jwtSecret: secret,
+    usedSignatures: stores.usedSignatures,
     log,
     auditKey: audit.key,
     tenancy: {

@@ -2,11 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventStore } from '../commands/ports.js';
 import type { ReadStore, SearchIndex } from '../projections/ports.js';
+import type { UsedSignatures } from '../read-api/auth/secure-signature.js';
 import type { Config } from './config.js';
 import { adoptRebuiltDelivery } from './sqlite/delivery-adopt.js';
 import { SqliteEventStore } from './sqlite/event-store.js';
 import { SqliteReadStore } from './sqlite/read-store.js';
 import { SqliteSearchIndex } from './sqlite/search-index.js';
+import { SqliteUsedSignatures } from './sqlite/used-signatures.js';
 
 export type Stores = {
   readonly eventStore: EventStore;
@@ -14,6 +16,8 @@ export type Stores = {
   readonly searchIndex: SearchIndex;
   /** The embedded read store's file, which the read side's thread opens too (docs/decisions/0307); null on MongoDB. */
   readonly readModelFile: string | null;
+  /** Used Secure signatures, seen by every process on the same data (docs/decisions/0335). */
+  readonly usedSignatures: UsedSignatures;
 };
 
 /**
@@ -31,9 +35,12 @@ export async function openStores(config: Config): Promise<Stores> {
   const searchIndex = config.openSearchUrl
     ? new (await import('./opensearch/search-index.js')).OpenSearchSearchIndex(config.openSearchUrl)
     : new SqliteSearchIndex(adoptRebuiltDelivery(join(config.dataDir, 'delivery.db')), false, { textThread: config.textSearchThread });
-  return { eventStore, readStore, searchIndex, readModelFile };
+  const usedSignatures = config.mongoUrl
+    ? new (await import('./mongodb/used-signatures.js')).MongoUsedSignatures(config.mongoUrl)
+    : new SqliteUsedSignatures(join(config.dataDir, 'signatures.db'));
+  return { eventStore, readStore, searchIndex, readModelFile, usedSignatures };
 }
 
 export async function closeStores(stores: Stores): Promise<void> {
-  await Promise.allSettled([stores.eventStore.close(), stores.readStore.close(), stores.searchIndex.close()]);
+  await Promise.allSettled([stores.eventStore.close(), stores.readStore.close(), stores.searchIndex.close(), stores.usedSignatures.close()]);
 }

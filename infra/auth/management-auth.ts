@@ -6,7 +6,7 @@ import { DomainError } from '../../domain/errors.js';
 import type { Doc, ReadStore } from '../../projections/ports.js';
 import { AUTH_FAILURE_MESSAGES, parseCredentials, parseFailure, type AuthFailure } from '../../read-api/auth/credentials.js';
 import { keyActor, keyFromCredentials, rawBodyOf, signedPath } from '../../read-api/auth/key-lookup.js';
-import { ReplayGuard } from '../../read-api/auth/secure-signature.js';
+import type { UsedSignatures } from '../../read-api/auth/secure-signature.js';
 import type { Principal } from '../../read-api/principal.js';
 
 export type TokenClaims = { readonly sub: string; readonly org: string };
@@ -76,11 +76,11 @@ async function principalOfKey(store: ReadStore, doc: Doc): Promise<Principal | n
 }
 
 /** `Authorization: Secure <public_key>:<signature>` with a `Date` header (docs/decisions/0062). */
-async function securePrincipal(store: ReadStore, req: Request, replays: ReplayGuard): Promise<Principal | null> {
+async function securePrincipal(store: ReadStore, req: Request, used: UsedSignatures): Promise<Principal | null> {
   const credentials = parseCredentials(req.get('authorization'));
   if (credentials === null || typeof credentials === 'string' || credentials.scheme !== 'secure') return null;
   const request = { path: signedPath(req.originalUrl), body: rawBodyOf(req), date: req.get('date'), now: Date.now() };
-  const doc = await keyFromCredentials(store, 'management', credentials, request, replays);
+  const doc = await keyFromCredentials(store, 'management', credentials, request, used);
   return doc ? principalOfKey(store, doc) : null;
 }
 
@@ -89,8 +89,7 @@ async function securePrincipal(store: ReadStore, req: Request, replays: ReplayGu
  * key (`<public_key>:<secret_key>`; the `Simple` scheme is accepted for keys too), or a
  * management key's `Secure` signature.
  */
-export function managementAuth(secret: string, store: ReadStore): RequestHandler {
-  const replays = new ReplayGuard();
+export function managementAuth(secret: string, store: ReadStore, used: UsedSignatures): RequestHandler {
   const verified = new VerifiedTokens((token) => {
     try {
       const claims = jwt.verify(token, secretKey(secret), { algorithms: ['HS256'], issuer: ISSUER });
@@ -104,7 +103,7 @@ export function managementAuth(secret: string, store: ReadStore): RequestHandler
     const failure = parseFailure(credentials);
     if (failure !== null || credentials === null || typeof credentials === 'string') return next(failed(failure ?? 'bad_format'));
     if (credentials.scheme === 'secure') {
-      const principal = await securePrincipal(store, req, replays);
+      const principal = await securePrincipal(store, req, used);
       if (!principal) return next(failed());
       res.locals.principal = principal;
       return next(res.locals.bodyError);

@@ -38,6 +38,10 @@ const TOP_LEVEL_DETAIL = new Set(['plan_exhausted', 'spend_cap_reached']);
 
 export const statusOf = (code: string): number => STATUS[code] ?? 422;
 
+/** The error code each refused response was answered with, for the refusals metric (infra/observability/http-metrics.ts). */
+const answeredCodes = new WeakMap<object, string>();
+export const errorCodeOf = (res: object): string | undefined => answeredCodes.get(res);
+
 /** Failures of express's own body parser, as the specification's codes. */
 function parserError(error: { type?: unknown; status?: unknown }): DomainError | null {
   if (error.type === 'entity.too.large') return new DomainError('json_size_exceeded', 'The request body is too large.');
@@ -62,6 +66,7 @@ export function errorMiddleware(log: (message: string, error: unknown) => void):
     if (known) {
       // 402 bodies also carry their detail fields at the top level, where client libraries read them.
       const top = TOP_LEVEL_DETAIL.has(known.code) ? known.detail : null;
+      answeredCodes.set(res, known.code);
       res.status(known.status ?? statusOf(known.code)).json({ ...top, message: withRequestId(known.message, res), error_code: known.code, detail: known.detail });
       return;
     }

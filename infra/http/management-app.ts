@@ -37,12 +37,14 @@ import { errorMiddleware, notFoundRoute } from './errors.js';
 import { jsonBodiesOnly } from './json-only.js';
 import { jsonBody, secureBodyFirst } from './raw-body.js';
 import { tenancyRouter, type TenancyHttp } from './tenancy-routes.js';
+import { strictQueryParameters } from './query-parameters.js';
+import type { UsedSignatures } from '../../read-api/auth/secure-signature.js';
 
 /** Request bodies up to this size are parsed; the 1 MB payload rule is the domain's. */
 export const BODY_LIMIT = '8mb';
 
 /** The management (command and query) interface under `/v1`. */
-export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecret: string; log: (m: string, e: unknown) => void; tenancy: TenancyHttp; front?: RequestHandler; requestReads?: ReadStore }): Express {
+export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecret: string; usedSignatures: UsedSignatures; log: (m: string, e: unknown) => void; tenancy: TenancyHttp; front?: RequestHandler; requestReads?: ReadStore }): Express {
   const app = express();
   app.set('etag', false);
   app.set('x-powered-by', false);
@@ -54,11 +56,12 @@ export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecr
   const json = jsonBody(BODY_LIMIT);
   app.use(secureBodyFirst(json));
   // The user and environment reads before every handler, kept between read-model batches (docs/decisions/0270).
-  app.use(managementAuth(deps.jwtSecret, deps.requestReads ?? deps.readStore));
+  app.use(managementAuth(deps.jwtSecret, deps.requestReads ?? deps.readStore, deps.usedSignatures));
   app.use(deps.tenancy.rateLimit);
   app.use(jsonBodiesOnly);
   app.use(json);
   app.use(bodyDepthGuard);
+  app.use(strictQueryParameters());
 
   app.use(globalEventsReadRouter(deps));
   app.use(globalReplayRouter(deps), verifyRouter(deps), auditCheckpointsRouter(deps));

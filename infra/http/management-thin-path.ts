@@ -17,9 +17,12 @@ import { managementFront, type ManagementFront, type ThinRoute } from './managem
 import { plainJsonBody } from './plain-json-body.js';
 import { jsonBody } from './raw-body.js';
 import type { TenancyHttp } from './tenancy-routes.js';
+import { strictQueryParameters } from './query-parameters.js';
+import type { UsedSignatures } from '../../read-api/auth/secure-signature.js';
 
 export type ThinPathDeps = WriteDeps & {
   readonly jwtSecret: string;
+  readonly usedSignatures: UsedSignatures;
   readonly log: (message: string, error: unknown) => void;
   readonly tenancy: TenancyHttp;
   readonly logger: Logger;
@@ -84,11 +87,12 @@ export function managementThinPath(app: Express, deps: ThinPathDeps): Management
         fixedHeaders(helmet()),
         requestLine(deps.logger, 'management'),
         httpMetrics(deps.metrics, 'management'),
-        managementAuth(deps.jwtSecret, deps.requestReads ?? deps.readStore),
+        managementAuth(deps.jwtSecret, deps.requestReads ?? deps.readStore, deps.usedSignatures),
         deps.tenancy.rateLimit,
         jsonBodiesOnly,
         plainJsonBody(BODY_LIMIT_BYTES, json),
         bodyDepthGuard,
+        strictQueryParameters(),
       ],
       env: [environmentGuard(deps.requestReads ?? deps.readStore), deps.tenancy.status.guard(), managementPermissions(deps.readStore)],
       error: errorMiddleware(deps.log),

@@ -1,5 +1,6 @@
 import type { Express, RequestHandler } from 'express';
 import { match } from 'path-to-regexp';
+import { errorCodeOf } from '../http/errors.js';
 import { routeTable } from '../http/route-table.js';
 import type { Interface, Metrics } from './metrics.js';
 import type { HistogramEntry } from './tallied-histogram.js';
@@ -21,7 +22,8 @@ export function routeLabel(routes: readonly Matcher[], method: string, path: str
 }
 
 /**
- * Counts and times every request by interface, method, route template and status. The entry of
+ * Counts and times every request by interface, method, route template and status, and counts
+ * every 403 by route template and error code. The entry of
  * each method, path and status is kept, so an answer adds its time to plain numbers
  * (docs/decisions/0290); the registry reads them at scrape time.
  */
@@ -55,8 +57,10 @@ export function httpMetrics(metrics: Metrics, api: Interface): RequestHandler {
     const started = performance.now();
     const path = req.path;
     res.on('finish', () => {
-      const entry = entryOf(req.method, labelOf(req.app as Express, req.method, path), res.statusCode);
+      const route = labelOf(req.app as Express, req.method, path);
+      const entry = entryOf(req.method, route, res.statusCode);
       metrics.httpDuration.add(entry, (performance.now() - started) / 1000);
+      if (res.statusCode === 403) metrics.refusals.inc({ interface: api, route, error_code: errorCodeOf(res) ?? 'none' });
     });
     next();
   };

@@ -14,6 +14,8 @@ export type Metrics = {
   readonly httpRequests: Counter<'interface' | 'method' | 'route' | 'status'>;
   /** Counted in plain numbers per label set; every observation also counts one request in `httpRequests`. */
   readonly httpDuration: TalliedHistogram<'interface' | 'method' | 'route' | 'status'>;
+  /** Every 403, by route template and error code: refusals are visible to auditors (docs/decisions/0336). */
+  readonly refusals: Counter<'interface' | 'route' | 'error_code'>;
   readonly appendDuration: Histogram<'outcome'>;
   readonly cacheLookups: Counter<'cache' | 'result'>;
   /**
@@ -53,6 +55,12 @@ export function createMetrics(collectLag: () => Promise<readonly { name: string;
       },
     }),
     httpDuration,
+    refusals: new Counter({
+      name: 'http_refusals_total',
+      help: 'Requests refused with 403 (permission_denied, access_denied, plan_limit_exceeded...), by route template and error code.',
+      labelNames: ['interface', 'route', 'error_code'],
+      registers: [registry],
+    }),
     appendDuration: new Histogram({
       name: 'eventstore_append_duration_seconds',
       help: 'Time of one append to the event store, by outcome (ok, conflict, error).',

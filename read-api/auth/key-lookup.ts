@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { KeyKind } from '../../domain/api-keys/events.js';
 import type { Doc, ReadStore } from '../../projections/ports.js';
 import type { Credentials } from './credentials.js';
-import { ReplayGuard, signatureId, signedString, timestampOf, verifySignature, withinWindow } from './secure-signature.js';
+import { KEPT_MS, signatureId, signedString, timestampOf, verifySignature, withinWindow, type UsedSignatures } from './secure-signature.js';
 
 /** The literal prefix of delivery bearer tokens (a bearer credential without it is refused). */
 export const BEARER_TOKEN_PREFIX = 'dlv_';
@@ -36,25 +36,31 @@ export async function findKey(store: ReadStore, kind: KeyKind, credentials: Cred
 }
 
 /**
- * Whether the credentials prove the key. Secure: the signature over the request within the
- * window, never twice; Simple: the secret against its stored hash; Bearer: a `dlv_` token
- * against its stored hash. Hashes are compared in constant time.
+ * Whether the credentials prove the key, replays aside. Secure: the signature over the request
+ * within the window; Simple: the secret against its stored hash; Bearer: a `dlv_` token against
+ * its stored hash. Hashes are compared in constant time.
  */
-export function proves(doc: Doc, credentials: Credentials, request: SignedRequest, replays: ReplayGuard): boolean {
+export function proves(doc: Doc, credentials: Credentials, request: SignedRequest): boolean {
   if (credentials.scheme === 'bearer') return credentials.token.startsWith(BEARER_TOKEN_PREFIX) && sameDigest(doc.bearer_token_hash, sha256(credentials.token));
   if (doc.public_key !== credentials.publicKey) return false;
   if (credentials.scheme === 'simple') return sameDigest(doc.secret_hash, sha256(credentials.secret));
   const at = timestampOf(request.date);
   if (at === null || !withinWindow(at, request.now)) return false;
-  if (!verifySignature(credentials.publicKey, signedString(request.path, request.body, request.date as string), credentials.signature)) return false;
+  return verifySignature(credentials.publicKey, signedString(request.path, request.body, request.date as string), credentials.signature);
+}
+
+/** `proves`, and a Secure signature never twice: its first use is recorded where every process sees it. */
+export async function provesOnce(doc: Doc, credentials: Credentials, request: SignedRequest, used: UsedSignatures): Promise<boolean> {
+  if (!proves(doc, credentials, request)) return false;
+  if (credentials.scheme !== 'secure') return true;
   const id = signatureId(Buffer.from(credentials.signature, 'base64'));
-  return id !== null && replays.accept(`${credentials.publicKey}:${id}`, request.now);
+  return id !== null && used.firstUse(`${credentials.publicKey}:${id}`, request.now + KEPT_MS, request.now);
 }
 
 /** The live key of `kind` the credentials prove, or null. */
-export async function keyFromCredentials(store: ReadStore, kind: KeyKind, credentials: Credentials, request: SignedRequest, replays: ReplayGuard): Promise<Doc | null> {
+export async function keyFromCredentials(store: ReadStore, kind: KeyKind, credentials: Credentials, request: SignedRequest, used: UsedSignatures): Promise<Doc | null> {
   const doc = await findKey(store, kind, credentials);
-  return doc && proves(doc, credentials, request, replays) ? doc : null;
+  return doc && (await provesOnce(doc, credentials, request, used)) ? doc : null;
 }
 
 /** The audit actor of an API key (specification, Event object). */

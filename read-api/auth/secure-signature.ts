@@ -62,20 +62,16 @@ export function verifySignature(publicKeyBase64: string, data: string, signature
   }
 }
 
-/** Signatures seen within the window; a second use is a replay. Bounded: the oldest go first. */
-export class ReplayGuard {
-  private readonly seen = new Map<string, number>();
+/**
+ * The record of used Secure signatures (docs/decisions/0335): kept where every process on the
+ * same data sees it (a SQLite table in the data directory, or a MongoDB collection with a TTL
+ * index), so neither a restart nor a second process reopens a signature's window.
+ */
+export type UsedSignatures = {
+  /** Records `id` until `expiresAt`; false when it was recorded before and has not expired by `now`: a replay. */
+  firstUse(id: string, expiresAt: number, now: number): Promise<boolean>;
+  close(): Promise<void>;
+};
 
-  constructor(private readonly capacity = 100_000) {}
-
-  /** Records the signature; false when it was seen before (within the window). */
-  accept(id: string, now: number): boolean {
-    for (const [old, expires] of this.seen) {
-      if (expires > now && this.seen.size < this.capacity) break;
-      this.seen.delete(old);
-    }
-    if (this.seen.has(id)) return false;
-    this.seen.set(id, now + 2 * WINDOW_MS);
-    return true;
-  }
-}
+/** How long a used signature is kept: past both edges of the clock window, after which its Date is refused anyway. */
+export const KEPT_MS = 2 * WINDOW_MS;

@@ -5,8 +5,8 @@ import { deliveryAccess, type DeliveryAction } from '../../domain/roles/grants.j
 import type { PermissionFields } from '../../domain/roles/events.js';
 import type { Doc, ReadStore } from '../../projections/ports.js';
 import { AUTH_FAILURE_MESSAGES, parseCredentials, type Credentials } from '../auth/credentials.js';
-import { findKey, keyActor, lookupId, proves, rawBodyOf, signedPath } from '../auth/key-lookup.js';
-import { ReplayGuard } from '../auth/secure-signature.js';
+import { findKey, keyActor, lookupId, proves, provesOnce, rawBodyOf, signedPath } from '../auth/key-lookup.js';
+import type { UsedSignatures } from '../auth/secure-signature.js';
 import type { Principal } from '../principal.js';
 import type { DeliveryApi } from './routing.js';
 
@@ -49,7 +49,6 @@ export function authenticationRequired(res: Response, message = AUTH_FAILURE_MES
  * actions and collections it reaches.
  */
 export class DeliveryAuth {
-  private readonly replays = new ReplayGuard();
   /** Keys found, with their roles, by lookup id; emptied by forget() on every key or role change. */
   private readonly cache = new Map<string, DeliveryCaller>();
   private generation = 0;
@@ -57,7 +56,10 @@ export class DeliveryAuth {
   private readonly forwarded = new Map<string, DeliveryCaller>();
   private readonly forwardSecret = Buffer.from(randomBytes(32).toString('base64url'));
 
-  constructor(private readonly store: ReadStore) {}
+  constructor(
+    private readonly store: ReadStore,
+    private readonly usedSignatures: UsedSignatures,
+  ) {}
 
   /** Drops what is cached: the read side applied a key or role change (CREDENTIAL_EVENTS). */
   forget(): void {
@@ -111,7 +113,7 @@ export class DeliveryAuth {
     if (typeof credentials === 'string') throw authenticationRequired(res, AUTH_FAILURE_MESSAGES[credentials]);
     const request = { path: signedPath(req.originalUrl), body: rawBodyOf(req), date: req.get('date'), now: Date.now() };
     const caller = await this.lookup(credentials);
-    if (!caller || !proves(caller.key, credentials, request, this.replays) || caller.key.env !== env) throw authenticationRequired(res);
+    if (!caller || !(await provesOnce(caller.key, credentials, request, this.usedSignatures)) || caller.key.env !== env) throw authenticationRequired(res);
     return this.admit(res, env, api, caller);
   }
 
@@ -134,7 +136,7 @@ export class DeliveryAuth {
     if (credentials === null || typeof credentials === 'string' || credentials.scheme === 'secure') return false;
     const caller = this.cache.get(lookupId(credentials));
     if (!caller || caller.key.env !== env) return false;
-    if (!proves(caller.key, credentials, { path: '', body: undefined, date: undefined, now: 0 }, this.replays)) return false;
+    if (!proves(caller.key, credentials, { path: '', body: undefined, date: undefined, now: 0 })) return false;
     return deliveryAccess(caller.role, api.key, folder, 'read') === 'granted' && this.readsEverything(caller, api);
   }
 

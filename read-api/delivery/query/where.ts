@@ -1,5 +1,6 @@
 import { DomainError } from '../../../domain/errors.js';
 import { GROUPS, type GroupKind, type WhereNode } from '../../../projections/delivery-query.js';
+import { boundWhere } from './bounds.js';
 import type { ValueKind } from './catalog.js';
 import { checkCondition, kindForText } from './condition.js';
 import type { FieldContext } from './fields.js';
@@ -86,7 +87,7 @@ export const WHERE_PREFIX = 'where__';
  * `iin`, `between`) are comma-separated, numbers and booleans are read per the field's kind.
  */
 export function parseWhereParams(query: Record<string, unknown>, context: FieldContext): WhereNode | undefined {
-  const items: WhereNode[] = [];
+  const values = Object.create(null) as Record<string, unknown>;
   const detail: Record<string, string[]> = {};
   for (const [name, raw] of Object.entries(query)) {
     if (!name.startsWith(WHERE_PREFIX)) continue;
@@ -96,12 +97,16 @@ export function parseWhereParams(query: Record<string, unknown>, context: FieldC
       continue;
     }
     const reading = kindForText(leaf, context);
-    const value =
+    values[leaf] =
       reading && LIST_OPERATORS.has(reading.op)
         ? raw.split(',').map((part) => fromText(part, reading.kind))
         : fromText(raw, reading?.kind ?? 'string');
+  }
+  boundWhere({ $: values });
+  const items: WhereNode[] = [];
+  for (const [leaf, value] of Object.entries(values)) {
     const checked = checkCondition(leaf, value, context);
-    if ('error' in checked) detail[name] = [checked.error];
+    if ('error' in checked) detail[`${WHERE_PREFIX}${leaf}`] = [checked.error];
     else items.push(checked.condition);
   }
   if (Object.keys(detail).length > 0) throw new DomainError('validation_error', 'Invalid where filter.', detail);

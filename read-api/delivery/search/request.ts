@@ -1,5 +1,6 @@
 import type { SearchField } from '../../../projections/search-fields.js';
 import { ALL_FIELDS } from '../../../projections/search-entries.js';
+import { boundWhere } from '../query/bounds.js';
 import { checkBodyShape, invalid } from './body-schema.js';
 
 export type SearchMode = 'text' | 'vector' | 'vector_boosted' | 'hybrid';
@@ -167,6 +168,7 @@ function hybridConfig(body: Body, no: Refusals): SearchRequest['hybrid'] {
  */
 export function parseSearchRequest(raw: unknown, fields: readonly SearchField[]): SearchRequest {
   const body = checkBodyShape(raw) as Body;
+  boundWhere(body.where);
   const no = new Refusals();
   const mode = body.search_mode ?? 'text';
   checkMode(body, mode, no);

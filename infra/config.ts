@@ -29,12 +29,6 @@ export type Config = {
   readonly readyMaxLag: number;
   /** Shutdown: how long in-flight requests may take to finish before their connections are cut. */
   readonly shutdownGraceMs: number;
-  /** The embedded read store's read models, revisions and usage applied on a thread of their own (docs/decisions/0307). */
-  readonly readSideThread: boolean;
-  /** The read side's thread applies the batches it has at once in one transaction (docs/decisions/0311). */
-  readonly readSideOneCommit: boolean;
-  /** The read side's thread applies each group committed during its WAL sync and commits it once its batches come (docs/decisions/0313). */
-  readonly readSidePreview: boolean;
   /** Text searches of the embedded delivery index answered by a thread of their own (docs/decisions/0305; on by default, 0312). */
   readonly textSearchThread: boolean;
   /** Signed audit checkpoints (docs/decisions/0344): the Ed25519 private key's file (PEM, outside the data directory), every so many events or seconds. */
@@ -84,9 +78,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     readyMaxLag: int(env.READY_MAX_LAG, 100, 'READY_MAX_LAG'),
     shutdownGraceMs: int(env.SHUTDOWN_GRACE_MS, 10_000, 'SHUTDOWN_GRACE_MS'),
-    readSideThread: onOff(env.READ_SIDE_THREAD, true, 'READ_SIDE_THREAD'),
-    readSideOneCommit: onOff(env.READ_SIDE_ONE_COMMIT, true, 'READ_SIDE_ONE_COMMIT'),
-    readSidePreview: onOff(env.READ_SIDE_PREVIEW, false, 'READ_SIDE_PREVIEW'),
     textSearchThread: onOff(env.TEXT_SEARCH_THREAD, true, 'TEXT_SEARCH_THREAD'),
     audit: {
       signingKeyFile: env.AUDIT_SIGNING_KEY_FILE ? resolve(env.AUDIT_SIGNING_KEY_FILE) : undefined,

@@ -42,8 +42,6 @@ import { markStage, stageNow, tracedListener, tracedTarget } from './observabili
 import { closeStores, openStores } from './stores.js';
 import { checkpointSigner } from './audit/checkpoint-signer.js';
 import { loadSigningKey } from './audit/signing-key.js';
-import { onReadSideThread, ReadSideThread } from './sqlite/read-side-worker.js';
-import { SqliteEventStore } from './sqlite/event-store.js';
 import type { SearchIndex } from '../projections/ports.js';
 
 export type Service = {
@@ -57,7 +55,6 @@ export type Service = {
   /** Requests the management interface's thin path answered (docs/decisions/0215). */
   readonly managementThin: () => number;
   /** Batches the read side's thread committed; 0 when it is off (docs/decisions/0307). */
-  readonly readSideBatches: () => number;
   stop(): Promise<void>;
 };
 
@@ -140,20 +137,8 @@ export async function startService(config: Config, logger: Logger = createLogger
   let draining = false;
   const front = { logger, metrics, readiness: () => readiness({ ...lagOf, projections, draining: () => draining }) };
   const target = options.wrapProjectionTarget ?? tracedTarget;
-  // The read models, revisions and usage apply their batches on a thread of their own when the read store is embedded (docs/decisions/0307).
-  const readSide =
-    config.readSideThread && stores.readModelFile !== null
-      ? new ReadSideThread(stores.readModelFile, { oneCommit: config.readSideOneCommit, preview: config.readSidePreview })
-      : null;
-  // Each group committed goes to the thread before its WAL sync, applied meanwhile, committed once its batches come (docs/decisions/0313).
-  if (readSide && config.readSidePreview && stores.eventStore instanceof SqliteEventStore) stores.eventStore.onCommitted((rows) => readSide.preview(rows));
-  const readSideTarget = (local: ProjectionTarget, recent?: RecentDocs): ProjectionTarget => (readSide ? onReadSideThread(readSide, local, recent) : local);
-  // Which runners take a new group a turn of the event loop after the others. On the main thread,
-  // the read models, revisions and usage start their batches a turn after the delivery index
-  // (docs/decisions/0276). On their own thread they go first: their round on the thread then runs
-  // while the main thread applies the delivery index's batch a turn later (0324).
-  const readSideLater = readSide === null;
-  const readModelRunner = new ProjectionRunner(eventStore, target(readSideTarget(readModels, recentResources)), { log, turnLater: readSideLater, afterBatch: refreshRouting });
+  // The read models, revisions and usage start their batches a turn of the event loop after the delivery index, which readers wait for (docs/decisions/0276).
+  const readModelRunner = new ProjectionRunner(eventStore, target(readModels), { log, turnLater: true, afterBatch: refreshRouting });
   // Cascades of deletes run as a reactor from their own checkpoint (docs/decisions/0083).
   const cascades = reactorTarget('cascades', readStore, cascadeReaction({ bus, readStore, quota: resourceQuota, readModels: readModelRunner }));
   const usage = usageTarget(readStore);
@@ -165,10 +150,10 @@ export async function startService(config: Config, logger: Logger = createLogger
   const projections = new Projections(
     [
       // Readers wait for the delivery index (docs/decisions/0217); the turn it takes a group in is above.
-      new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex, embedder)), { log, turnLater: !readSideLater, afterBatch: async (batch) => evictTimed(served, batch) }),
+      new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex, embedder)), { log, afterBatch: async (batch) => evictTimed(served, batch) }),
       readModelRunner,
-      new ProjectionRunner(eventStore, target(readSideTarget(revisions)), { log, turnLater: readSideLater }),
-      new ProjectionRunner(eventStore, target(readSideTarget(usage)), { log, turnLater: readSideLater, afterBatch: async () => usageMeter.forget() }),
+      new ProjectionRunner(eventStore, target(revisions), { log, turnLater: true }),
+      new ProjectionRunner(eventStore, target(usage), { log, turnLater: true, afterBatch: async () => usageMeter.forget() }),
     ],
     [new ProjectionRunner(eventStore, target(cascades), { log }), ...(audit.runner ? [audit.runner] : [])],
   );
@@ -230,7 +215,6 @@ export async function startService(config: Config, logger: Logger = createLogger
     projections,
     apps: { management, delivery },
     managementThin: managementListener.thin,
-    readSideBatches: () => readSide?.committed ?? 0,
     /** Graceful: readiness turns 503, in-flight requests finish, agent sessions end, projections commit their batch and checkpoint, stores close. */
     stop() {
       stopping ??= (async () => {
@@ -239,7 +223,6 @@ export async function startService(config: Config, logger: Logger = createLogger
         mcp.close();
         await audit.close();
         await projections.stop();
-        await readSide?.close();
         await closeStores(stores);
       })();
       return stopping;

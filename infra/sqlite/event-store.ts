@@ -51,7 +51,6 @@ type Pending = {
 type Outcome = { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly error: unknown };
 
 /** A row a group commit wrote, as stored (`data` and `metadata` are the stored JSON text). */
-export type CommittedRow = { readonly position: Position; readonly id: string; readonly stream: string; readonly revision: number; readonly type: string; readonly data: string; readonly metadata: string };
 
 /** A committed group whose callers wait for the WAL sync: its positions run from `first`; `seq` counts groups in commit order. */
 type Unsynced = {
@@ -141,8 +140,6 @@ export class SqliteEventStore implements EventStore {
   private lastHash: string;
   private readonly chainVersion: Statement<[], number>;
   private chainVersionSeen: number;
-  /** Told each group's rows after its commit, before its WAL sync (the read side's preview, docs/decisions/0313). */
-  private committedListener: ((rows: readonly CommittedRow[]) => void) | null = null;
 
   /** `walSync` replaces the WAL sync (tests hold it back or make it fail). */
   constructor(file: string, options: { readonly walSync?: WalSync } = {}) {
@@ -270,14 +267,6 @@ export class SqliteEventStore implements EventStore {
     if (answers.length === 0) return;
     this.unsynced.push({ seq: ++this.groups, first, answers, refusals, rows });
     this.startSync();
-    // After the sync started: the listener's work overlaps it. What it does is not the append's outcome.
-    if (this.committedListener && rows.length > 0) {
-      try {
-        this.committedListener(rows.map((row) => ({ ...row, position: toPosition(row.position) })));
-      } catch {
-        /* a preview not taken is only work not saved */
-      }
-    }
   }
 
   /**
@@ -393,15 +382,6 @@ export class SqliteEventStore implements EventStore {
     const last = stored[stored.length - 1];
     if (!same || !last) throw new Error(`event ids of a retried append to ${stream} do not match the stored ones`);
     return { revision: last.revision, position: toPosition(last.position) };
-  }
-
-  /**
-   * `listener` is told the rows of each group commit right after it, before the WAL sync that
-   * makes them durable and readable (docs/decisions/0313): it may prepare work from them, never
-   * let anyone see them; a group whose sync fails is never readable. One listener; null removes it.
-   */
-  onCommitted(listener: ((rows: readonly CommittedRow[]) => void) | null): void {
-    this.committedListener = listener;
   }
 
   /** Queued for the next group commit, which runs once the event loop has handled what is ready now. */

@@ -20,11 +20,11 @@ function recorder(started: { name: string; position: string }[]) {
 const READ_SIDE = ['read-models', 'revisions', 'usage'];
 
 /** For the batches that end at the create's position: the order the runners started them in. */
-async function orderOfOneCreate(readSideThread: 'on' | 'off'): Promise<string[]> {
+async function orderOfOneCreate(): Promise<string[]> {
   const started: { name: string; position: string }[] = [];
   let s: TestService | undefined;
   try {
-    s = await startTestService({ READ_SIDE_THREAD: readSideThread }, undefined, { wrapProjectionTarget: recorder(started) });
+    s = await startTestService({}, undefined, { wrapProjectionTarget: recorder(started) });
     const folder = await collectionWithSchema(s, 'articles');
     started.length = 0;
     const created = await s.api('POST', v1(s, `/collections/${folder}/resources/?wait=true`), { data: { title: 'One' } });
@@ -36,16 +36,9 @@ async function orderOfOneCreate(readSideThread: 'on' | 'off'): Promise<string[]>
   }
 }
 
-describe('the turn each projection takes a new group in (docs/decisions/0276, 0324)', () => {
-  it('with the read side on its thread: its three batches are posted first, the delivery index applies a turn later', async () => {
-    const order = await orderOfOneCreate('on');
-    expect(order).to.have.length(4);
-    expect(order.at(-1)).to.equal(DELIVERY_CONSUMER);
-    expect([...order.slice(0, 3)].sort()).to.deep.equal([...READ_SIDE].sort());
-  });
-
-  it('with the read side on the main thread: the delivery index first, the read side a turn later', async () => {
-    const order = await orderOfOneCreate('off');
+describe('the turn each projection takes a new group in (docs/decisions/0276)', () => {
+  it('the delivery index first, the read side a turn later', async () => {
+    const order = await orderOfOneCreate();
     expect(order).to.have.length(4);
     expect(order[0]).to.equal(DELIVERY_CONSUMER);
     expect([...order.slice(1)].sort()).to.deep.equal([...READ_SIDE].sort());

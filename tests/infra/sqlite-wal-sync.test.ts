@@ -64,30 +64,6 @@ describe('SQLite event store: the WAL synced off the event loop (docs/decisions/
     expect(store.stats.syncs).to.equal(1);
   });
 
-  it('tells the committed listener each group\'s stored rows after its commit, before its sync, without the refused appends (docs/decisions/0313)', async () => {
-    const told: { positions: string[]; syncsStarted: number; answered: boolean }[] = [];
-    let answered = false;
-    store.onCommitted((rows) => told.push({ positions: rows.map((r) => r.position), syncsStarted: held.calls.length, answered }));
-    const ok = store.appendToStream('a', [event('A', { n: 1 }), event('B')], 'no_stream');
-    const refused = store.appendToStream('b', [event('C')], 0).catch((error: unknown) => error);
-    const alsoOk = store.appendToStream('c', [event('D')], 'no_stream');
-    void ok.then(() => (answered = true));
-    await turns();
-    // One group: the refused append's row was rolled back with its savepoint and is not told.
-    expect(told).to.have.length(1);
-    expect(told[0]!.syncsStarted).to.equal(1);
-    expect(told[0]!.answered).to.equal(false);
-    held.calls[0]?.release();
-    const [a, c] = await Promise.all([ok, alsoOk]);
-    expect(String(await refused)).to.match(/WrongExpectedRevision|expected/i);
-    expect(told[0]!.positions).to.deep.equal([Number(a.position) - 1, Number(a.position), Number(c.position)].map((n) => String(n).padStart(20, '0')));
-    // The rows as `$all` gives them: the stored JSON text, parsed the same.
-    const all = await store.readAll('', 10);
-    store.onCommitted(null);
-    expect(all.map((e) => e.position)).to.deep.equal(told[0]!.positions);
-    expect(all[0]!.data).to.deep.equal({ n: 1 });
-  });
-
   it('shows readers of $all only synced events, while the command side reads its stream at once', async () => {
     const first = store.appendToStream('before', [event('A')], 'no_stream');
     await turns();

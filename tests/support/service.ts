@@ -27,10 +27,7 @@ async function reply(response: Response): Promise<Reply> {
 
 /** The real service on 127.0.0.1, free ports and a fresh data directory (or the given one); `options` holds the test seams. */
 export async function startTestService(env: Record<string, string> = {}, dataDir = tempDir(), options: ServiceOptions = {}): Promise<TestService> {
-  // READ_SIDE_THREAD=off in the environment runs the suites with the read side on the main thread (docs/decisions/0307),
-  // READ_SIDE_ONE_COMMIT=off with each of its thread's batches in a transaction of its own (0311), READ_SIDE_PREVIEW=on with the read side's previews (0313, off by default).
-  const readSide = Object.fromEntries(['READ_SIDE_THREAD', 'READ_SIDE_ONE_COMMIT', 'READ_SIDE_PREVIEW'].flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])));
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', DELIVERY_PORT: '0', HOST: '127.0.0.1', PLAN: 'free', RATE_LIMIT_PER_MINUTE: 'off', EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_CACHE, ...readSide, ...env });
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', DELIVERY_PORT: '0', HOST: '127.0.0.1', PLAN: 'free', RATE_LIMIT_PER_MINUTE: 'off', EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_CACHE, ...env });
   const service = await startService(config, createLogger('silent'), options);
   const file = service.bootstrap;
   if (!file) throw new Error('no bootstrap.json');

@@ -33,6 +33,8 @@ describe('the web console, in Debian chromium', function () {
   });
 
   const alert = () => page.getByRole('alert').first();
+  /** Form controls of the page without a label (by \`for\`, wrapping, aria-label or aria-labelledby). */
+  const unlabelled = () => page.evaluate<string[]>(`[...document.querySelectorAll('input, select, textarea')].filter((c) => !c.labels?.length && !c.getAttribute('aria-label') && !c.getAttribute('aria-labelledby')).map((c) => c.outerHTML)`);
 
   it('serves the page with a strict CSP naming the delivery origin', async () => {
     const response = await fetch(`${svc.base}/console/`);
@@ -54,10 +56,14 @@ describe('the web console, in Debian chromium', function () {
     await page.locator('input[name="token"]').fill(svc.token);
     await page.locator('input[name="environment"]').fill('');
     await shot(page, 'sign-in-1280');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    // By keyboard: the token field, the environment field, then the button.
+    await page.locator('input[name="token"]').focus();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Collections' }).waitFor();
-    expect(await page.evaluate(() => Object.keys(sessionStorage))).to.deep.equal(['cms-console-session']);
-    expect(await page.evaluate(() => Object.keys(localStorage))).to.deep.equal([]);
+    expect(await page.evaluate('Object.keys(sessionStorage)')).to.deep.equal(['cms-console-session']);
+    expect(await page.evaluate('Object.keys(localStorage)')).to.deep.equal([]);
   });
 
   it('builds a collection with three fields and publishes its schema', async () => {
@@ -84,6 +90,7 @@ describe('the web console, in Debian chromium', function () {
     await page.getByText('Generated JSON Schema').click();
     expect(await page.locator('pre.json').first().textContent()).to.include('"x-localizable": true');
     await shot(page, 'writers-schema-1280');
+    expect(await unlabelled()).to.deep.equal([]);
   });
 
   it('shows the server message of a refused write', async () => {
@@ -128,6 +135,7 @@ describe('the web console, in Debian chromium', function () {
     }
     expect(await preview.textContent()).to.include('Hello again');
     await shot(page, 'writers-delivery-1280');
+    expect(await unlabelled()).to.deep.equal([]);
   });
 
   it('finds the resource events and the diff of its two revisions in the audit views', async () => {
@@ -144,6 +152,13 @@ describe('the web console, in Debian chromium', function () {
     expect(await diff.locator('.removed').first().textContent()).to.include('"en": "Hello"');
     expect(await diff.locator('.added').first().textContent()).to.include('"en": "Hello again"');
     await shot(page, 'auditors-history-1280');
+    // The state as of a moment: before the resource existed, the server says so; later, its data then.
+    await page.getByLabel('Moment', { exact: true }).fill('2020-01-01T00:00:00');
+    await page.getByRole('button', { name: 'Show state' }).click();
+    expect(await alert().textContent()).to.match(/not found|did not exist/i);
+    await page.getByLabel('Moment', { exact: true }).fill('2099-01-01T00:00:00');
+    await page.getByRole('button', { name: 'Show state' }).click();
+    expect(await page.getByLabel('State as of a moment').locator('pre.json').textContent()).to.include('Hello again');
     await page.getByRole('link', { name: 'Hash chain' }).click();
     await page.getByText('Verified: the chain is unbroken').waitFor();
     expect(await page.locator('code.hash').textContent()).to.match(/^[0-9a-f]{64}$/);
@@ -154,10 +169,11 @@ describe('the web console, in Debian chromium', function () {
     await page.goto(resourceUrl.replace(/#.*/, '#/events'));
     await page.getByRole('heading', { name: 'Event log' }).waitFor();
     await shot(page, 'auditors-events-390');
+    expect(await unlabelled()).to.deep.equal([]);
     await page.goto(resourceUrl);
     await page.getByRole('heading', { name: 'Revisions' }).waitFor();
     await shot(page, 'writers-resource-390');
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    const width = await page.evaluate<number>('document.documentElement.scrollWidth');
     expect(width).to.be.at.most(390);
     const origins = new Set(requested.map((url) => new URL(url).origin));
     expect([...origins].sort()).to.deep.equal([new URL(svc.base).origin, new URL(svc.delivery).origin].sort());

@@ -16,7 +16,14 @@ export type AuditEvent = {
 };
 
 const ENTITY_TYPES = ['collection', 'resource', 'revision', 'component', 'version', 'api', 'manageapikey', 'deliveryapikey', 'managepermissionrole', 'deliverypermissionrole', 'envrole', 'deliveryrole', 'locale'];
-const TEXT_FILTERS = ['entity_key', 'collection_key', 'resource_key', 'schema_key', 'api_key', 'actor_key', 'referer', 'ip_address', 'from_timestamp', 'to_timestamp'];
+const MAIN_FILTERS = ['entity_key', 'collection_key', 'resource_key'];
+const MORE_FILTERS = ['schema_key', 'api_key', 'actor_key', 'referer', 'ip_address', 'from_timestamp', 'to_timestamp'];
+
+const textFilter = (name: string) => (
+  <Labeled key={name} label={name.replace(/_/g, ' ')}>
+    <input name={name} placeholder={name.endsWith('timestamp') ? '2026-01-01T00:00:00Z' : ''} />
+  </Labeled>
+);
 
 export const actorOf = (e: AuditEvent) => (e.actor ? (e.actor.email ?? e.actor.description ?? e.actor.key) : e.actor_type);
 
@@ -107,11 +114,11 @@ export function AuditEvents() {
             <option>apikey</option>
           </select>
         </Labeled>
-        {TEXT_FILTERS.map((name) => (
-          <Labeled key={name} label={name.replace(/_/g, ' ')}>
-            <input name={name} placeholder={name.endsWith('timestamp') ? '2026-01-01T00:00:00Z' : ''} />
-          </Labeled>
-        ))}
+        {MAIN_FILTERS.map(textFilter)}
+        <details class="more">
+          <summary>More filters</summary>
+          {MORE_FILTERS.map(textFilter)}
+        </details>
         <Labeled label="Order">
           <select name="ordering">
             <option value="-timestamp">newest first</option>

@@ -135,7 +135,6 @@ describe('the web console, in Debian chromium', function () {
     }
     expect(await preview.textContent()).to.include('Hello again');
     await shot(page, 'writers-delivery-1280');
-    expect(await unlabelled()).to.deep.equal([]);
   });
 
   it('finds the resource events and the diff of its two revisions in the audit views', async () => {
@@ -164,18 +163,57 @@ describe('the web console, in Debian chromium', function () {
     expect(await page.locator('code.hash').textContent()).to.match(/^[0-9a-f]{64}$/);
   });
 
-  it('is readable on a phone, and loads nothing from outside the service', async () => {
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(resourceUrl.replace(/#.*/, '#/events'));
-    await page.getByRole('heading', { name: 'Event log' }).waitFor();
-    await shot(page, 'auditors-events-390');
-    expect(await unlabelled()).to.deep.equal([]);
-    await page.goto(resourceUrl);
-    await page.getByRole('heading', { name: 'Revisions' }).waitFor();
-    await shot(page, 'writers-resource-390');
-    const width = await page.evaluate<number>('document.documentElement.scrollWidth');
-    expect(width).to.be.at.most(390);
+  it('creates a management key, signs in with it as public_key:secret_key, and shows a quota refusal', async () => {
+    await page.getByRole('link', { name: 'Keys and roles' }).click();
+    await page.getByLabel('Role name').fill('Editors');
+    await page.getByRole('button', { name: 'Create role' }).click();
+    expect(await alert().textContent()).to.include('The roles limit of 0 is reached.');
+    await page.getByLabel('Description', { exact: true }).fill('console test');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = JSON.parse((await page.getByRole('status').locator('pre').textContent())!) as { public_key: string; secret_key: string };
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.locator('input[name="token"]').fill(`${secret.public_key}:${secret.secret_key}`);
+    await page.locator('input[name="environment"]').fill(svc.env);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Collections' }).click();
+    await page.getByRole('link', { name: 'Articles' }).waitFor();
+  });
+
+  it('shows every view without sideways scrolling at 1280 x 800 and 390 x 844, and loads nothing from outside the service', async () => {
+    const [collection, resource] = resourceUrl.split('#/resource/')[1]!.split('/');
+    const views: Record<string, string> = {
+      collections: 'collections',
+      collection: `collection/${collection}`,
+      resource: `resource/${collection}/${resource}`,
+      delivery: 'delivery',
+      keys: 'keys',
+      events: 'events',
+      history: `history/${collection}/${resource}`,
+      chain: 'chain',
+    };
+    for (const [width, height] of [
+      [1280, 800],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      for (const [name, route] of Object.entries(views)) {
+        await page.goto(`${svc.base}/console/#/${route}`);
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+        await page.waitForLoadState('networkidle');
+        await shot(page, `view-${name}-${width}`);
+        expect(await page.evaluate<number>('document.documentElement.scrollWidth'), `${name} at ${width}`).to.be.at.most(width);
+        expect(await unlabelled(), name).to.deep.equal([]);
+      }
+    }
     const origins = new Set(requested.map((url) => new URL(url).origin));
     expect([...origins].sort()).to.deep.equal([new URL(svc.base).origin, new URL(svc.delivery).origin].sort());
+  });
+
+  it('returns to the sign-in form with the server reason when the credential stops working', async () => {
+    await page.goto(`${svc.base}/console/#/keys`);
+    await page.getByRole('button', { name: 'Delete key' }).click();
+    await page.locator('input[name="token"]').waitFor();
+    expect(await alert().textContent()).to.match(/credentials were not provided or are invalid/);
+    expect(await page.evaluate('Object.keys(sessionStorage)')).to.deep.equal([]);
   });
 });

@@ -78,13 +78,14 @@ function parsed(schema: JsonSchema, values: Values): Values {
   return out;
 }
 
+/** No initial data (one object, so the form does not start over at each render). */
+const EMPTY: Values = {};
+
 /**
  * A form generated from a published JSON Schema: one control per property, one per locale for
  * localizable ones, a picker of the target collection's resources for references, and the
  * server's validation messages at their fields.
  */
-const EMPTY: Values = {};
-
 export function ResourceForm({ schema, initial = EMPTY, label, modes, submit }: { schema: JsonSchema; initial?: Values; label: string; modes?: boolean; submit: (data: Values, mode: string, name: string) => Promise<unknown> }) {
   const [values, setValues] = useState<Values>(initial);
   const [error, setError] = useState<unknown>(null);

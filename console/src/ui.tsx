@@ -134,3 +134,20 @@ export const isApiError = (error: unknown): error is ApiError => error instanceo
 export function Json({ value }: { value: unknown }) {
   return <pre class="json">{JSON.stringify(value, null, 2)}</pre>;
 }
+
+/** A group of checkboxes, one per name (the form field is the name, `on` when checked), with its legend. */
+export function Checks({ legend, names, checked = () => false }: { legend: string; names: readonly string[]; checked?: (name: string) => boolean }) {
+  return (
+    <fieldset class="flags">
+      <legend>{legend}</legend>
+      {names.map((name) => (
+        <label key={name}>
+          <input type="checkbox" name={name} defaultChecked={checked(name)} /> {name}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** The names of `names` checked in the form. */
+export const checkedIn = (form: FormData, names: readonly string[]): string[] => names.filter((name) => form.get(name) === 'on');

@@ -22,7 +22,7 @@ describe('the console files: served with their CSP, built only when stale', () =
     const empty = await serve(dir);
     const before = await fetch(`${empty.origin}/console/`);
     expect(before.status).to.equal(503);
-    expect((await before.json()).error_code).to.equal('console_not_built');
+    expect(((await before.json()) as { error_code: string }).error_code).to.equal('console_not_built');
     empty.server.close();
 
     mkdirSync(join(dir, 'assets'));
@@ -34,7 +34,7 @@ describe('the console files: served with their CSP, built only when stale', () =
     expect(await page.text()).to.equal('<meta name="delivery-origin" content="http://127.0.0.1:4001">');
     expect((await fetch(`${built.origin}/console/assets/app.js`)).status).to.equal(200);
     const missing = await fetch(`${built.origin}/console/assets/none.js`);
-    expect([missing.status, (await missing.json()).error_code]).to.deep.equal([404, 'route_not_found']);
+    expect([missing.status, ((await missing.json()) as { error_code: string }).error_code]).to.deep.equal([404, 'route_not_found']);
     // Writes are not the console's: they fall through to the interface (here its 404).
     expect((await fetch(`${built.origin}/console/`, { method: 'POST' })).status).to.equal(404);
     built.server.close();

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, deliveryOrigin, env, loadSession, type Page } from '../api';
-import { Action, ErrorMessage, Json, Labeled, Pager, text, usePage, WriteForm } from '../ui';
+import { Action, Checks, checkedIn, ErrorMessage, Json, Labeled, Pager, text, usePage, WriteForm } from '../ui';
 import { CollectionSelect, type Collection } from './collections';
 
 type DeliveryApi = { key: string; name: string; prefix: string; description?: string; is_auth_required: boolean; mcp_enabled: boolean; router_introspection_enabled: boolean; cors_origins?: string[] };
@@ -56,7 +56,7 @@ function Connections({ api: deliveryApi, collections }: { api: DeliveryApi; coll
   const path = env(`/api/${deliveryApi.key}/collections/`);
   const list = usePage<Connection>(path);
   const pathOf = (key: string) => collections.find((c) => c.key === key)?.path ?? key;
-  const methods = (form: FormData) => METHODS.filter((m) => form.get(m) === 'on');
+  const methods = (form: FormData) => checkedIn(form, METHODS);
   return (
     <section aria-label="Connections">
       <h3>Connected collections</h3>
@@ -66,14 +66,7 @@ function Connections({ api: deliveryApi, collections }: { api: DeliveryApi; coll
           <li key={c.folder}>
             <strong>/{pathOf(c.folder)}</strong>
             <WriteForm label="Save methods" reset={false} onDone={list.reload} submit={(form) => api('PUT', `${path}${c.folder}/`, { allowed_methods: methods(form) })}>
-              <fieldset class="flags">
-                <legend>Allowed methods</legend>
-                {METHODS.map((m) => (
-                  <label key={m}>
-                    <input type="checkbox" name={m} defaultChecked={c.allowed_methods.includes(m)} /> {m}
-                  </label>
-                ))}
-              </fieldset>
+              <Checks legend="Allowed methods" names={METHODS} checked={(m) => c.allowed_methods.includes(m)} />
             </WriteForm>
             <Action label="Disconnect" danger run={async () => (await api('DELETE', `${path}${c.folder}/`), list.reload())} />
             <Preview prefix={deliveryApi.prefix} path={pathOf(c.folder)} />
@@ -83,14 +76,7 @@ function Connections({ api: deliveryApi, collections }: { api: DeliveryApi; coll
       <Pager page={list.page} go={list.go} label="Connections" />
       <WriteForm label="Connect collection" onDone={list.reload} submit={(form) => api('POST', path, { folder: text(form, 'folder'), allowed_methods: methods(form) })}>
         <CollectionSelect name="folder" label="Collection" collections={collections} />
-        <fieldset class="flags">
-          <legend>Allowed methods</legend>
-          {METHODS.map((m) => (
-            <label key={m}>
-              <input type="checkbox" name={m} defaultChecked={m.startsWith('get')} /> {m}
-            </label>
-          ))}
-        </fieldset>
+        <Checks legend="Allowed methods" names={METHODS} checked={(m) => m.startsWith('get')} />
       </WriteForm>
     </section>
   );

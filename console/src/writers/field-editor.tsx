@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, env, type Page } from '../api';
-import { Action, ErrorMessage, Labeled, Pager, text, usePage, WriteForm } from '../ui';
+import { Action, Checks, ErrorMessage, Labeled, Pager, text, usePage, WriteForm } from '../ui';
 import { CollectionSelect, type Collection } from './collections';
 
 type Field = { key: string; name: string; path: string; type: string; meta: Record<string, unknown>; required: boolean; localizable: boolean; searchable: boolean; vectorizable: boolean };
@@ -89,14 +89,7 @@ function NewField({ fieldsPath, parent, done }: { fieldsPath: string; parent: st
           <input name="enum" />
         </Labeled>
       ) : null}
-      <fieldset class="flags">
-        <legend>Options</legend>
-        {FLAGS.map((flag) => (
-          <label key={flag}>
-            <input type="checkbox" name={flag} /> {flag}
-          </label>
-        ))}
-      </fieldset>
+      <Checks legend="Options" names={FLAGS} />
     </WriteForm>
   );
 }

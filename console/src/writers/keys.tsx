@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, env } from '../api';
-import { Action, ErrorMessage, Json, Labeled, Pager, text, usePage, WriteForm } from '../ui';
+import { Action, Checks, checkedIn, ErrorMessage, Json, Labeled, Pager, text, usePage, WriteForm } from '../ui';
 
 type Key = { key: string; description: string; public_key: string; role: string | null; bearer_token_prefix?: string | null };
 type Role = { key: string; name: string; description: string; full_access?: boolean };
@@ -29,7 +29,7 @@ function Permissions({ kind, role }: { kind: Kind; role: string }) {
           </li>
         ))}
       </ul>
-      <WriteForm label="Add permission" onDone={list.reload} submit={(form) => api('POST', path, { content_type: text(form, 'content_type'), actions: ACTIONS.filter((a) => form.get(a) === 'on'), all_objects: true })}>
+      <WriteForm label="Add permission" onDone={list.reload} submit={(form) => api('POST', path, { content_type: text(form, 'content_type'), actions: checkedIn(form, ACTIONS), all_objects: true })}>
         <Labeled label="Content type">
           <select name="content_type">
             {TYPES[kind].map((t) => (
@@ -37,14 +37,7 @@ function Permissions({ kind, role }: { kind: Kind; role: string }) {
             ))}
           </select>
         </Labeled>
-        <fieldset class="flags">
-          <legend>Actions</legend>
-          {ACTIONS.map((a) => (
-            <label key={a}>
-              <input type="checkbox" name={a} /> {a}
-            </label>
-          ))}
-        </fieldset>
+        <Checks legend="Actions" names={ACTIONS} />
       </WriteForm>
     </div>
   );

@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import { Router, type Express } from 'express';
 import { createServer, type Server, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CommandBus } from '../commands/command-bus.js';
@@ -31,6 +31,7 @@ import type { Config } from './config.js';
 import { createEmbedder } from './embeddings/create.js';
 import { deliveryApp } from './http/delivery-app.js';
 import { frontRouter } from './http/front.js';
+import { consoleRouter } from './http/console.js';
 import { closeGracefully } from './http/shutdown.js';
 import { managementApp } from './http/management-app.js';
 import { managementThinPath } from './http/management-thin-path.js';
@@ -190,7 +191,9 @@ export async function startService(config: Config, logger: Logger = createLogger
       status: environmentStatus,
     },
   };
-  const management = managementApp({ ...managementDeps, front: frontRouter(front, 'management') });
+  // The web console's files beside the operations endpoints; its CSP names the delivery origin once it listens (docs/decisions/0358).
+  let deliveryOrigin = '';
+  const management = managementApp({ ...managementDeps, front: Router().use(frontRouter(front, 'management'), consoleRouter(() => deliveryOrigin)) });
   // Hot write routes skip express's router (docs/decisions/0215).
   const managementListener = managementThinPath(management, { ...managementDeps, logger, metrics });
   const writeDeps = { bus, validator, projections, readStore, waitTimeoutMs: config.waitTimeoutMs, resourceQuota };
@@ -201,6 +204,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     await listen(tracedListener('delivery-read', deliveryFront({ app: delivery as never, routing, cache: served, auth: deliveryAuth, status: environmentStatus, observer: servedObserver({ logger, metrics, app: delivery }), index: searchIndex, search: { index: searchIndex, embedder } })) as never, config.host, config.deliveryPort),
   ];
   const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };
+  deliveryOrigin = urls.delivery;
 
   const { file, created } = await ensureBootstrap(config, { bus, eventStore, projections, jwtSecret: secret, urls });
   // After the first start's setup, which no plan refuses: every later write passes these checks.

@@ -5,3 +5,8 @@ export declare const REBUILD_BUNDLE: string;
 export declare function isStale(root: string): boolean;
 export declare function bundleRebuild(root: string, outdir?: string): void;
 export declare function build(root: string): number;
+export declare const CONSOLE_DIR: string;
+export declare const CONSOLE_OUT: string;
+export declare const CONSOLE_STAMP: string;
+export declare function isConsoleStale(root: string): boolean;
+export declare function buildConsole(root: string): Promise<void>;

@@ -1,11 +1,11 @@
 // `npm start` runs this first (prestart): it compiles the TypeScript sources into dist/ only
 // when a source is newer than the last build, so a restart starts from the built output at
-// once (docs/decisions/0035). Plain JavaScript, because it runs before anything is built.
+// once (docs/decisions/0035); the web console likewise, into dist/console/ (0358). Plain JavaScript, because it runs before anything is built.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** What the build reads: every folder tsconfig.build.json includes, and the configs themselves. */
 export const SOURCE_DIRS = ['domain', 'commands', 'projections', 'read-api', 'write-api', 'infra'];
@@ -13,12 +13,12 @@ export const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.js
 /** Written after a successful build; its time is the build's time. */
 export const STAMP = join('dist', '.build-stamp');
 
-function newestIn(dir) {
+function newestIn(dir, counts = (name) => name.endsWith('.ts')) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestIn(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+    if (entry.isDirectory()) newest = Math.max(newest, newestIn(path, counts));
+    else if (counts(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
   }
   return newest;
 }
@@ -28,7 +28,7 @@ export function isStale(root) {
   const stamp = join(root, STAMP);
   if (!existsSync(stamp)) return true;
   const built = statSync(stamp).mtimeMs;
-  const sources = SOURCE_DIRS.map((dir) => join(root, dir)).filter(existsSync).map(newestIn);
+  const sources = SOURCE_DIRS.map((dir) => join(root, dir)).filter(existsSync).map((dir) => newestIn(dir));
   const configs = CONFIG_FILES.map((file) => join(root, file)).filter(existsSync).map((file) => statSync(file).mtimeMs);
   return Math.max(0, ...sources, ...configs) > built;
 }
@@ -74,8 +74,33 @@ export function build(root) {
   return 0;
 }
 
+/** The web console's sources (docs/decisions/0358), built by Vite into CONSOLE_OUT, which the management interface serves at /console/. */
+export const CONSOLE_DIR = 'console';
+export const CONSOLE_OUT = join('dist', 'console');
+export const CONSOLE_STAMP = join(CONSOLE_OUT, '.build-stamp');
+
+/** Whether the console's build is missing or older than any of its files or the package manifests (its dependencies' versions). */
+export function isConsoleStale(root) {
+  const stamp = join(root, CONSOLE_STAMP);
+  if (!existsSync(stamp)) return true;
+  const sources = newestIn(join(root, CONSOLE_DIR), () => true);
+  const manifests = ['package.json', 'package-lock.json'].map((file) => join(root, file)).filter(existsSync).map((file) => statSync(file).mtimeMs);
+  return Math.max(sources, ...manifests) > statSync(stamp).mtimeMs;
+}
+
+/** Builds the console with the project's own Vite and its config, then stamps it. */
+export async function buildConsole(root) {
+  const vite = await import(pathToFileURL(createRequire(join(root, 'package.json')).resolve('vite')).href);
+  await vite.build({ configFile: join(root, CONSOLE_DIR, 'vite.config.mjs') });
+  writeFileSync(join(root, CONSOLE_STAMP), `${new Date().toISOString()}\n`);
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
   const force = process.argv.includes('--force');
-  if (force || isStale(root)) process.exit(build(root));
+  if (force || isStale(root)) {
+    const status = build(root);
+    if (status !== 0) process.exit(status);
+  }
+  if (force || isConsoleStale(root)) await buildConsole(root);
 }

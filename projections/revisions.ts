@@ -17,7 +17,11 @@ export const revisionsProjection: ReadModelProjection = {
       case 'RevisionCreated':
         return [put('revisions', event.data.key, { ...{}, ...event.data, unpublished_at: null })]; // `...{}`: docs/decisions/0323
       case 'RevisionPublished':
-        return [patch('revisions', event.data.key, { status: 'published', published_at: event.data.published_at, unpublished_at: null })];
+        return [patch('revisions', event.data.key, { status: 'published', published_at: event.data.published_at, unpublished_at: null, scheduled_publish_at: null })];
+      case 'RevisionScheduled':
+        return [patch('revisions', event.data.key, { scheduled_publish_at: event.data.publish_at })];
+      case 'RevisionScheduleCancelled':
+        return [patch('revisions', event.data.key, { scheduled_publish_at: null })];
       case 'RevisionUnpublished':
         return [patch('revisions', event.data.key, { status: 'unpublished', unpublished_at: event.data.unpublished_at })];
       case 'RevisionDeleted':

@@ -6,7 +6,7 @@ import type { EventStore, StoredEvent } from '../commands/ports.js';
 import { DataValidator } from '../commands/data-validator.js';
 import { cascadeReaction } from '../commands/reactors/cascade-reactor.js';
 import { reactorTarget } from '../commands/reactors/reactor-target.js';
-import { Scheduler, SCHEDULER } from '../commands/reactors/scheduler.js';
+import { Scheduler, SCHEDULE_EVENTS, SCHEDULER } from '../commands/reactors/scheduler.js';
 import { webhookReactor } from '../commands/reactors/webhook-reactor.js';
 import { schedulesProjection } from '../projections/schedules.js';
 import { WebhookSender } from './webhooks/sender.js';
@@ -165,7 +165,9 @@ export async function startService(config: Config, logger: Logger = createLogger
   const due = readModelTarget(readStore, [schedulesProjection(SCHEDULER.table)], SCHEDULER.name);
   await due.prepare();
   const schedulerRunner = new ProjectionRunner(eventStore, target(due), { log });
-  schedulerRunner.applied.subscribe(() => scheduler.arm());
+  schedulerRunner.applied.subscribe((batch) => {
+    if (batch.some((stored) => SCHEDULE_EVENTS.has(stored.type))) scheduler.arm();
+  });
   const usage = usageTarget(readStore);
   // The billing guard's usage reads, kept until the next usage batch (docs/decisions/0270).
   const usageMeter = new UsageMeter((org, window) => usageOf(readStore, org, window));

@@ -7,6 +7,9 @@ import { publishScheduled } from '../revisions.js';
 /** The scheduler reactor's consumer and table (fed by `schedulesProjection`, docs/decisions/0357). */
 export const SCHEDULER = { name: 'scheduler', table: 'scheduler_due' } as const;
 
+/** The events that change `scheduler_due`: the scheduler looks at it again after a batch with one. */
+export const SCHEDULE_EVENTS: ReadonlySet<string> = new Set(['RevisionScheduled', 'RevisionScheduleCancelled', 'RevisionPublished', 'RevisionDeleted', 'ResourceDeleted', 'CollectionDeleted']);
+
 /** The longest one timer is set for (a later schedule is looked at again then). */
 const MAX_SLEEP_MS = 60_000;
 /** After a fire failed for another reason than the schedule being gone (an outage), tried again this soon. */

@@ -93,26 +93,37 @@ export class WebhookSender {
     for (const [hook, docs] of lanes) {
       this.busy.add(hook);
       void this.lane(hook, docs)
-        .catch((error: unknown) => this.log(`webhook sender: lane of ${hook} failed`, error))
-        .finally(() => {
+        .catch((error: unknown) => {
+          this.log(`webhook sender: lane of ${hook} failed`, error);
+          return false;
+        })
+        .then((worked) => {
           this.busy.delete(hook);
-          this.wake();
+          // Only a lane that sent or recorded something looks again at once: one that found all
+          // its deliveries held behind earlier ones waits for the timer (no round without I/O).
+          if (worked) this.wake();
         });
     }
-    // Sleep until the next pending delivery is due (a lane that ends wakes it sooner).
-    const [next] = await deliveries.find({ status: 'pending' }, { sort: [['next_attempt_at', 1]], limit: 1 });
-    const wait = next ? Math.max(Date.parse(String(next.next_attempt_at)) - Date.now(), 0) : MAX_SLEEP_MS;
-    if (!this.stopped && lanes.size === 0) this.timer = setTimeout(() => this.wake(), Math.min(Math.max(wait, 10), MAX_SLEEP_MS)).unref();
+    // Sleep until the next pending delivery falls due (a lane that ends wakes it sooner).
+    const [next] = await deliveries.find({ status: 'pending', next_attempt_at: { $gt: iso(now) } }, { sort: [['next_attempt_at', 1]], limit: 1 });
+    const wait = next ? Date.parse(String(next.next_attempt_at)) - Date.now() : MAX_SLEEP_MS;
+    if (this.timer) clearTimeout(this.timer);
+    if (!this.stopped) this.timer = setTimeout(() => this.wake(), Math.min(Math.max(wait, 10), MAX_SLEEP_MS)).unref();
   }
 
-  private async lane(hook: string, docs: readonly Doc[]): Promise<void> {
+  /** One webhook's due deliveries, in log order; true when it attempted or recorded anything. */
+  private async lane(hook: string, docs: readonly Doc[]): Promise<boolean> {
     const target = await this.store.collection(TABLES.targets).get(hook);
-    // A disabled webhook keeps its pending deliveries until it is enabled again.
-    if (!target || target.enabled !== true) return;
     const deliveries = this.store.collection(TABLES.deliveries);
+    if (!target || target.enabled !== true) {
+      // Not sent to a disabled webhook: failed, to be sent again with retry once it is enabled.
+      for (const doc of docs) await deliveries.upsert({ ...doc, status: 'failed', last_error: 'the webhook is disabled', next_attempt_at: null });
+      return docs.length > 0;
+    }
     const held = new Set<string>();
+    let worked = false;
     for (const doc of docs) {
-      if (this.stopped) return;
+      if (this.stopped) return worked;
       const order = String(doc.order_key);
       if (held.has(order)) continue;
       const [earlier] = await deliveries.find({ webhook: hook, order_key: order, status: 'pending', position: { $lt: String(doc.position) } }, { limit: 1 });
@@ -120,8 +131,10 @@ export class WebhookSender {
         held.add(order);
         continue;
       }
+      worked = true;
       if (!(await this.attempt(target, doc))) held.add(order);
     }
+    return worked;
   }
 
   /** One POST of one delivery and its record; true when it was delivered. */

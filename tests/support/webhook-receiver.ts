@@ -11,6 +11,8 @@ export async function startReceiver(fallback = 200): Promise<{
   readonly url: string;
   readonly received: Received[];
   script(...statuses: number[]): void;
+  /** What it answers once the script is used up. */
+  answer(status: number): void;
   /** Resolves once `count` requests have come (bounded by `timeoutMs`). */
   waitFor(count: number, timeoutMs?: number): Promise<Received[]>;
   close(): Promise<void>;
@@ -33,6 +35,7 @@ export async function startReceiver(fallback = 200): Promise<{
     url: `http://127.0.0.1:${port}/hook`,
     received,
     script: (...statuses) => (script = statuses),
+    answer: (status) => (fallback = status),
     async waitFor(count, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));

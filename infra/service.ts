@@ -5,7 +5,7 @@ import { CommandBus } from '../commands/command-bus.js';
 import type { EventStore, StoredEvent } from '../commands/ports.js';
 import { DataValidator } from '../commands/data-validator.js';
 import { cascadeReaction } from '../commands/reactors/cascade-reactor.js';
-import { reactorTarget } from '../commands/reactors/reactor-target.js';
+import { reactorTarget, sparseCheckpoints } from '../commands/reactors/reactor-target.js';
 import { Scheduler, SCHEDULE_EVENTS, SCHEDULER } from '../commands/reactors/scheduler.js';
 import { webhookReactor } from '../commands/reactors/webhook-reactor.js';
 import { schedulesProjection } from '../projections/schedules.js';
@@ -164,7 +164,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const scheduler = new Scheduler(readStore, bus, validator, log);
   const due = readModelTarget(readStore, [schedulesProjection(SCHEDULER.table)], SCHEDULER.name);
   await due.prepare();
-  const schedulerRunner = new ProjectionRunner(eventStore, target(due), { log });
+  const schedulerRunner = new ProjectionRunner(eventStore, target(sparseCheckpoints(readStore, due, (batch) => batch.some((stored) => SCHEDULE_EVENTS.has(stored.type)))), { log });
   schedulerRunner.applied.subscribe((batch) => {
     if (batch.some((stored) => SCHEDULE_EVENTS.has(stored.type))) scheduler.arm();
   });

@@ -4,7 +4,7 @@ import { collectionWithSchema, v1 } from '../support/content.js';
 import { tempDir } from '../support/temp.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 
-type Api = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Api = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any; headers: Headers }>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const apiOf =
   (child: ChildService): Api =>
@@ -15,7 +15,7 @@ const apiOf =
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await r.text();
-    return { status: r.status, body: text ? JSON.parse(text) : null };
+    return { status: r.status, body: text ? JSON.parse(text) : null, headers: r.headers };
   };
 
 const kill = async (child: ChildService): Promise<void> => {

@@ -8,6 +8,9 @@ import { put, remove } from './read-model-target.js';
  * `schedules` (`GET /v1/:env/schedules/`) and the scheduler's own `scheduler_due`, which it
  * fires from, so that what it fires never waits for the read models, nor they for it.
  */
+/** The scheduler's own table of what is due. */
+export const SCHEDULER_DUE = 'scheduler_due';
+
 export function schedulesProjection(collection: string): ReadModelProjection {
   return {
     indexes: { [collection]: [['env', 'publish_at'], ['publish_at']] },

@@ -1,11 +1,12 @@
 import { DomainError } from '../../domain/errors.js';
 import type { Doc, ReadStore } from '../../projections/ports.js';
+import { SCHEDULER_DUE } from '../../projections/schedules.js';
 import type { CommandBus } from '../command-bus.js';
 import type { DataValidator } from '../data-validator.js';
 import { publishScheduled } from '../revisions.js';
 
 /** The scheduler reactor's consumer and table (fed by `schedulesProjection`, docs/decisions/0357). */
-export const SCHEDULER = { name: 'scheduler', table: 'scheduler_due' } as const;
+export const SCHEDULER = { name: 'scheduler', table: SCHEDULER_DUE } as const;
 
 /** The events that change `scheduler_due`: the scheduler looks at it again after a batch with one. */
 export const SCHEDULE_EVENTS: ReadonlySet<string> = new Set(['RevisionScheduled', 'RevisionScheduleCancelled', 'RevisionPublished', 'RevisionDeleted', 'ResourceDeleted', 'CollectionDeleted']);

@@ -106,3 +106,35 @@ export async function updateRevision(
     },
   }, ctx.metadata);
 }
+
+/** Scheduled publishing (docs/decisions/0357): the revision is published by the scheduler at `publishAt`. */
+export async function scheduleRevision(bus: CommandBus, validator: DataValidator, ctx: CommandContext, folder: string, key: string, revision: string, publishAt: string) {
+  await collectionOf(bus, ctx.env, folder);
+  const data = await payloadOf(bus, folder, key, revision);
+  return bus.handle(resource, streams.resource(key), {
+    type: 'SchedulePublish',
+    data: { env: ctx.env, folder, resource: key, revision, publish_at: publishAt, now: ctx.now, validation: await validation(bus, validator, folder, data, true) },
+  }, ctx.metadata);
+}
+
+export async function cancelSchedule(bus: CommandBus, ctx: CommandContext, folder: string, key: string, revision: string) {
+  await collectionOf(bus, ctx.env, folder);
+  return bus.handle(resource, streams.resource(key), { type: 'CancelSchedule', data: { env: ctx.env, folder, resource: key, revision } }, ctx.metadata);
+}
+
+/** Who publishes a schedule when it is due (the audit entry's actor). */
+export const SCHEDULER_ACTOR = { key: 'scheduler', name: 'scheduler' } as const;
+
+/**
+ * The scheduler's publish of a due schedule: the same publish as a writer's, decided on the
+ * resource stream, which refuses a second fire of the same schedule (it is no longer there).
+ */
+export async function publishScheduled(bus: CommandBus, validator: DataValidator, schedule: { env: string; folder: string; resource: string; revision: string; publish_at: string }, now: string) {
+  const { env, folder, resource: key, revision, publish_at } = schedule;
+  const data = await payloadOf(bus, folder, key, revision);
+  const metadata = { actor_type: 'system', actor: SCHEDULER_ACTOR, ip_address: null, referer: null, timestamp: now } as const;
+  return bus.handle(resource, streams.resource(key), {
+    type: 'PublishScheduled',
+    data: { env, folder, resource: key, revision, publish_at, published_at: now, data, validation: await validation(bus, validator, folder, data, true) },
+  }, metadata);
+}

@@ -21,6 +21,8 @@ export const streams = {
   apiKeys: (env: string) => `apikeys-${env}`,
   /** Management and delivery roles of an environment with their permissions (one quota). */
   roles: (env: string) => `roles-${env}`,
+  /** One webhook (docs/decisions/0353). */
+  webhook: (key: string) => `webhook-${key}`,
   /** The locales of an environment (code uniqueness, one default, the quota). */
   locales: (env: string) => `locales-${env}`,
 } as const;

@@ -21,6 +21,7 @@ export type UpsertInput = {
   readonly validate_data: boolean;
   readonly data: Record<string, unknown>;
   readonly if_match: string | null;
+  readonly publish_at?: string;
 };
 
 /** Rounds of "find the owner of the external_id, write to it": a lost claim or a concurrent delete starts a new round. */
@@ -44,19 +45,20 @@ const retryable = (error: unknown): boolean =>
  */
 export async function upsertResource(bus: CommandBus, validator: DataValidator, ctx: CommandContext, input: UpsertInput, quota: ResourceQuota = null) {
   const node = await collectionOf(bus, ctx.env, input.folder);
-  const { folder, external_id, name, resource_owner, mode, validate_data, data, if_match } = input;
+  const { folder, external_id, name, resource_owner, mode, validate_data, data, if_match, publish_at } = input;
   const payload = {
     revision: newKey(),
     data,
     size: payloadSize(data),
-    validation: await validation(bus, validator, folder, data, validate_data),
+    // A scheduled revision is checked now as its publish will be.
+    validation: await validation(bus, validator, folder, data, validate_data || publish_at !== undefined),
     validate_data,
   };
   const owner = await ownerCheck(bus, node, resource_owner);
   const keep = revisionsToKeep(node);
   const command = (key: string): UpsertResource => ({
     type: 'UpsertResource',
-    data: { env: ctx.env, folder, key, external_id, resource_owner, created_at: ctx.now, name, owner, mode, ...payload, if_match, keep },
+    data: { env: ctx.env, folder, key, external_id, resource_owner, created_at: ctx.now, name, owner, mode, ...payload, if_match, keep, ...(publish_at === undefined ? {} : { publish_at }) },
   });
   for (let round = 0; round < ROUNDS; round++) {
     let key = await ownerOf(bus, folder, external_id);

@@ -12,6 +12,7 @@ import type { RolesEvent } from './roles/events.js';
 import type { ResourceQuotaEvent } from './resource-quota/decider.js';
 import type { SchemaEvent } from './schema/events.js';
 import type { UserEvent } from './user/decider.js';
+import type { WebhookEvent } from './webhook/events.js';
 
 /** Every event any aggregate emits: projections switch over this union. */
 export type DomainEvent =
@@ -28,4 +29,5 @@ export type DomainEvent =
   | ApiKeysEvent
   | RolesEvent
   | ExternalIdEvent
-  | LocalesEvent;
+  | LocalesEvent
+  | WebhookEvent;

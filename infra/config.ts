@@ -33,7 +33,34 @@ export type Config = {
   readonly textSearchThread: boolean;
   /** Signed audit checkpoints (docs/decisions/0344): the Ed25519 private key's file (PEM, outside the data directory), every so many events or seconds. */
   readonly audit: { readonly signingKeyFile: string | undefined; readonly checkpointEvents: number; readonly checkpointSeconds: number };
+  /** Webhook delivery (docs/decisions/0355, 0356). */
+  readonly webhooks: {
+    /** WEBHOOK_RETRY_DELAYS_MS: the delay before each retry; after the last, a delivery is failed. */
+    readonly retryDelaysMs: readonly number[];
+    /** WEBHOOK_TIMEOUT_MS: a 2xx within this long is a success. */
+    readonly timeoutMs: number;
+    /** WEBHOOK_DISABLE_AFTER_MS: a webhook failing this long straight is disabled. */
+    readonly disableAfterMs: number;
+    /** WEBHOOK_ALLOW_PRIVATE_NETWORKS=true: URLs may reach loopback and private addresses. */
+    readonly allowPrivateNetworks: boolean;
+  };
 };
+
+/** About 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (docs/decisions/0355). */
+const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+
+function delays(value: string | undefined): number[] {
+  if (value === undefined || value === '') return RETRY_DELAYS_MS;
+  const list = value.split(',').map((part) => Number(part.trim()));
+  if (list.some((n) => !Number.isInteger(n) || n < 0)) throw new Error(`WEBHOOK_RETRY_DELAYS_MS must be a comma list of non-negative integers, got ${value}`);
+  return list;
+}
+
+function trueFalse(value: string | undefined, name: string): boolean {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new Error(`${name} must be true or false, got ${value}`);
+}
 
 const PLANS: readonly PlanCode[] = ['free', 'starter', 'pro', 'enterprise'];
 
@@ -83,6 +110,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signingKeyFile: env.AUDIT_SIGNING_KEY_FILE ? resolve(env.AUDIT_SIGNING_KEY_FILE) : undefined,
       checkpointEvents: positive(env.AUDIT_CHECKPOINT_EVENTS, 'AUDIT_CHECKPOINT_EVENTS') ?? 1000,
       checkpointSeconds: positive(env.AUDIT_CHECKPOINT_SECONDS, 'AUDIT_CHECKPOINT_SECONDS') ?? 300,
+    },
+    webhooks: {
+      retryDelaysMs: delays(env.WEBHOOK_RETRY_DELAYS_MS),
+      timeoutMs: int(env.WEBHOOK_TIMEOUT_MS, 10_000, 'WEBHOOK_TIMEOUT_MS'),
+      disableAfterMs: int(env.WEBHOOK_DISABLE_AFTER_MS, 5 * 24 * 3_600_000, 'WEBHOOK_DISABLE_AFTER_MS'),
+      allowPrivateNetworks: trueFalse(env.WEBHOOK_ALLOW_PRIVATE_NETWORKS, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'),
     },
     embeddings: {
       url: env.EMBEDDINGS_URL || undefined,

@@ -5,7 +5,11 @@ import { CommandBus } from '../commands/command-bus.js';
 import type { EventStore, StoredEvent } from '../commands/ports.js';
 import { DataValidator } from '../commands/data-validator.js';
 import { cascadeReaction } from '../commands/reactors/cascade-reactor.js';
-import { reactorTarget } from '../commands/reactors/reactor-target.js';
+import { reactorTarget, sparseCheckpoints } from '../commands/reactors/reactor-target.js';
+import { Scheduler, SCHEDULE_EVENTS, SCHEDULER } from '../commands/reactors/scheduler.js';
+import { webhookReactor } from '../commands/reactors/webhook-reactor.js';
+import { schedulesProjection } from '../projections/schedules.js';
+import { WebhookSender } from './webhooks/sender.js';
 import type { ResourceQuota } from '../commands/resource-quota.js';
 import { asDomainEvent, readModelTarget } from '../projections/read-model-target.js';
 import { READ_MODELS, REVISION_MODELS } from '../projections/catalog.js';
@@ -142,6 +146,18 @@ export async function startService(config: Config, logger: Logger = createLogger
   const readModelRunner = new ProjectionRunner(eventStore, target(readModels), { log, turnLater: true, afterBatch: refreshRouting });
   // Cascades of deletes run as a reactor from their own checkpoint (docs/decisions/0083).
   const cascades = reactorTarget('cascades', readStore, cascadeReaction({ bus, readStore, quota: resourceQuota, readModels: readModelRunner }));
+  // Webhooks and scheduled publishing: reactors with their own checkpoints and tables (docs/decisions/0355, 0357).
+  const validator = new DataValidator();
+  const sender = new WebhookSender(readStore, bus, config.webhooks, log);
+  const webhooks = webhookReactor(readStore, () => sender.wake());
+  await webhooks.prepare();
+  const scheduler = new Scheduler(readStore, bus, validator, log);
+  const due = readModelTarget(readStore, [schedulesProjection(SCHEDULER.table)], SCHEDULER.name);
+  await due.prepare();
+  const schedulerRunner = new ProjectionRunner(eventStore, target(sparseCheckpoints(readStore, due, (batch) => batch.some((stored) => SCHEDULE_EVENTS.has(stored.type)))), { log });
+  schedulerRunner.applied.subscribe((batch) => {
+    if (batch.some((stored) => SCHEDULE_EVENTS.has(stored.type))) scheduler.arm();
+  });
   const usage = usageTarget(readStore);
   // The billing guard's usage reads, kept until the next usage batch (docs/decisions/0270).
   const usageMeter = new UsageMeter((org, window) => usageOf(readStore, org, window));
@@ -156,7 +172,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       new ProjectionRunner(eventStore, target(revisions), { log, turnLater: true }),
       new ProjectionRunner(eventStore, target(usage), { log, turnLater: true, afterBatch: async () => usageMeter.forget() }),
     ],
-    [new ProjectionRunner(eventStore, target(cascades), { log }), ...(audit.runner ? [audit.runner] : [])],
+    [new ProjectionRunner(eventStore, target(cascades), { log }), new ProjectionRunner(eventStore, target(webhooks), { log }), schedulerRunner, ...(audit.runner ? [audit.runner] : [])],
   );
   lagOf.projections = projections;
   await projections.start();
@@ -166,7 +182,6 @@ export async function startService(config: Config, logger: Logger = createLogger
   await environmentStatus.loadAll();
 
   const secret = jwtSecret(config.dataDir, config.jwtSecret);
-  const validator = new DataValidator();
   const rateLimit = managementRateLimit(requestDocs.reads, config.rateLimit, requests);
   const managementDeps = {
     bus,
@@ -179,6 +194,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     recentResources,
     waitTimeoutMs: config.waitTimeoutMs,
     resourceQuota,
+    webhooks: { allowPrivateNetworks: config.webhooks.allowPrivateNetworks, wake: () => sender.wake() },
     jwtSecret: secret,
     usedSignatures: stores.usedSignatures,
     log,
@@ -210,6 +226,9 @@ export async function startService(config: Config, logger: Logger = createLogger
   // After the first start's setup, which no plan refuses: every later write passes these checks.
   bus.useGuard(environmentWriteGuard(bus));
   bus.useGuard(billingGuard(bus, usageMeter.of, config.billing, (key, window) => keyWritesOf(readStore, key, window)));
+  // After the catch-up: a schedule due while the service was down fires now, deliveries left pending go out.
+  scheduler.arm();
+  sender.start();
 
   let stopping: Promise<void> | null = null;
   return {
@@ -226,6 +245,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         await Promise.all(servers.map((s) => closeGracefully(s, config.shutdownGraceMs)));
         mcp.close();
         await audit.close();
+        await Promise.all([scheduler.stop(), sender.stop()]);
         await projections.stop();
         await closeStores(stores);
       })();

@@ -28,3 +28,13 @@ export function envEntry(
 ): Entry {
   return { scope: 'environment', env, event_type: eventType, entity_type: entityType, entity_key: entityKey, metadata, relations };
 }
+
+/** The fields of an audit-log document that `GET /v1/:env/events/` shows (and a webhook sends as `data`). */
+export const AUDIT_VIEW_FIELDS = ['key', 'timestamp', 'event_type', 'entity_type', 'entity_key', 'actor_type', 'actor', 'ip_address', 'referer', 'metadata'] as const;
+
+/** An audit-log document as the environment's audit list shows it. */
+export function auditEntryView(doc: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const view: Record<string, unknown> = {};
+  for (const field of AUDIT_VIEW_FIELDS) view[field] = doc[field] === undefined ? null : doc[field];
+  return view;
+}

@@ -5,6 +5,7 @@ import { envEntry, type Entry } from './audit-entry.js';
 import { apiKeyEntry, rolesEntry } from './audit-permissions.js';
 import { resourceEntry } from './audit-resources.js';
 import { tenancyEntry } from './audit-tenancy.js';
+import { scheduleEntry, webhookEntry } from './audit-webhooks.js';
 import type { ReadModelProjection } from './read-model-target.js';
 import { put } from './read-model-target.js';
 
@@ -141,6 +142,15 @@ export function entryFor(event: DomainEvent): Entry | null {
       return envEntry(event.data.env, 'create', 'revision', event.data.key, { folder_key: event.data.folder, resource_key: event.data.resource }, { collection_key: event.data.folder, resource_key: event.data.resource });
     case 'RevisionUpdated':
       return envEntry(event.data.env, 'update', 'revision', event.data.key, { folder_key: event.data.folder, resource_key: event.data.resource }, { collection_key: event.data.folder, resource_key: event.data.resource });
+    case 'RevisionScheduled':
+    case 'RevisionScheduleCancelled':
+      return scheduleEntry(event);
+    case 'WebhookCreated':
+    case 'WebhookUpdated':
+    case 'WebhookSecretRotated':
+    case 'WebhookDisabled':
+    case 'WebhookDeleted':
+      return webhookEntry(event);
     case 'RevisionPublished':
     case 'RevisionUnpublished':
     case 'RevisionDeleted':
@@ -155,28 +165,35 @@ export const auditKey = (stored: StoredEvent): string => stored.id.replace(/-/g,
 export const auditLogProjection: ReadModelProjection = {
   indexes: { audit_events: [['scope', 'env', '_position'], ['scope', '_position']] },
   changes: (event, stored) => {
-    const entry = entryFor(event);
-    if (!entry) return [];
-    const { metadata: meta } = stored;
-    const actor = meta.actor;
-    const key = auditKey(stored);
-    return [
-      put('audit_events', key, {
-        key,
-        scope: entry.scope,
-        env: entry.env,
-        timestamp: meta.timestamp,
-        event_type: entry.event_type,
-        entity_type: entry.entity_type,
-        entity_key: entry.entity_key,
-        actor_type: meta.actor_type === 'apikey' ? 'apikey' : 'user',
-        actor,
-        actor_key: actor && typeof actor.key === 'string' ? actor.key : null,
-        ip_address: meta.ip_address,
-        referer: meta.referer,
-        metadata: entry.metadata,
-        ...entry.relations,
-      }),
-    ];
+    const doc = auditDoc(event, stored);
+    return doc === null ? [] : [put('audit_events', doc.key, doc)];
   },
 };
+
+/**
+ * The audit-log document of an event (what `GET /v1/:env/events/` lists, through `auditView`), or
+ * null for an event that changes no listed entity. Webhooks send the same entry (docs/decisions/0355).
+ */
+export function auditDoc(event: DomainEvent, stored: StoredEvent): ({ readonly key: string } & Record<string, unknown>) | null {
+  const entry = entryFor(event);
+  if (!entry) return null;
+  const { metadata: meta } = stored;
+  const actor = meta.actor;
+  const key = auditKey(stored);
+  return {
+    key,
+    scope: entry.scope,
+    env: entry.env,
+    timestamp: meta.timestamp,
+    event_type: entry.event_type,
+    entity_type: entry.entity_type,
+    entity_key: entry.entity_key,
+    actor_type: meta.actor_type === 'apikey' ? 'apikey' : 'user',
+    actor,
+    actor_key: actor && typeof actor.key === 'string' ? actor.key : null,
+    ip_address: meta.ip_address,
+    referer: meta.referer,
+    metadata: entry.metadata,
+    ...entry.relations,
+  };
+}

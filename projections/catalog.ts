@@ -9,9 +9,11 @@ import type { ReadModelProjection } from './read-model-target.js';
 import { resourcesProjection } from './resources.js';
 import { revisionsProjection } from './revisions.js';
 import { rolesProjection } from './roles.js';
+import { schedulesProjection } from './schedules.js';
 import { schemaFieldsProjection } from './schema-fields.js';
 import { schemaVersionsProjection } from './schema-versions.js';
 import { tenancyProjection } from './tenancy.js';
+import { webhooksProjection } from './webhooks.js';
 
 /**
  * The read models the service follows and `npm run rebuild` rebuilds, so the two cannot
@@ -30,6 +32,8 @@ export const READ_MODELS: readonly ReadModelProjection[] = [
   auditLogProjection,
   collectionCascadeProjection,
   localesProjection,
+  webhooksProjection,
+  schedulesProjection('schedules'),
 ];
 
 /** ... and the `revisions` consumer's (revision payloads: resource lists do not wait for them). */

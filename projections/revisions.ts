@@ -17,7 +17,21 @@ export const revisionsProjection: ReadModelProjection = {
       case 'RevisionCreated':
         return [put('revisions', event.data.key, { ...{}, ...event.data, unpublished_at: null })]; // `...{}`: docs/decisions/0323
       case 'RevisionPublished':
-        return [patch('revisions', event.data.key, { status: 'published', published_at: event.data.published_at, unpublished_at: null })];
+        return [
+          {
+            collection: 'revisions',
+            id: event.data.key,
+            // A schedule ends with the publish (the field is only written when there was one).
+            apply: (current) =>
+              current
+                ? { ...current, status: 'published', published_at: event.data.published_at, unpublished_at: null, ...(current.scheduled_publish_at ? { scheduled_publish_at: null } : {}) }
+                : null,
+          },
+        ];
+      case 'RevisionScheduled':
+        return [patch('revisions', event.data.key, { scheduled_publish_at: event.data.publish_at })];
+      case 'RevisionScheduleCancelled':
+        return [patch('revisions', event.data.key, { scheduled_publish_at: null })];
       case 'RevisionUnpublished':
         return [patch('revisions', event.data.key, { status: 'unpublished', unpublished_at: event.data.unpublished_at })];
       case 'RevisionDeleted':

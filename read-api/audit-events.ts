@@ -8,12 +8,13 @@ import { envelope, pageParams } from './pagination.js';
 import { queryDatetime, queryEnum, queryString, param } from './query.js';
 import { auditView } from './views.js';
 
-const ENV_ENTITIES = [
+/** The entity types of environment events (webhooks subscribe to `<entity_type>.<event_type>` of these). */
+export const ENV_ENTITIES = [
   'collection', 'resource', 'revision', 'component', 'version', 'api', 'manageapikey', 'deliveryapikey',
-  'managepermissionrole', 'deliverypermissionrole', 'envrole', 'deliveryrole', 'locale',
+  'managepermissionrole', 'deliverypermissionrole', 'envrole', 'deliveryrole', 'locale', 'webhook',
 ] as const;
 const GLOBAL_ENTITIES = ['user', 'customer', 'project', 'environment'] as const;
-const EVENT_TYPES = ['create', 'update', 'delete'] as const;
+export const EVENT_TYPES = ['create', 'update', 'delete'] as const;
 
 /** Exact-match and relation filters shared by both lists, plus the timestamp range. */
 function filterFor(req: Request, base: Filter, entities: readonly string[], exact: readonly string[]): Filter {

@@ -1,3 +1,4 @@
+import { auditEntryView } from '../projections/audit-entry.js';
 import type { Doc } from '../projections/ports.js';
 
 /** Read-model documents shaped as the specification's objects (internal fields dropped). */
@@ -66,11 +67,12 @@ export const connectionView = (doc: Doc) =>
 export const resourceView = (doc: Doc) =>
   pick(doc, ['key', 'name', 'folder', 'content_type', 'external_id', 'created_at', 'resource_owner', 'current_revision', 'vectors_size']);
 
-export const revisionView = (doc: Doc) =>
-  pick(doc, ['key', 'resource', 'schema_version', 'number', 'size', 'status', 'is_valid', 'created_at', 'published_at', 'unpublished_at']);
+export const revisionView = (doc: Doc) => ({
+  ...pick(doc, ['key', 'resource', 'schema_version', 'number', 'size', 'status', 'is_valid', 'created_at', 'published_at', 'unpublished_at']),
+  scheduled_publish_at: doc.scheduled_publish_at ?? null,
+});
 
-export const auditView = (doc: Doc) =>
-  pick(doc, ['key', 'timestamp', 'event_type', 'entity_type', 'entity_key', 'actor_type', 'actor', 'ip_address', 'referer', 'metadata']);
+export const auditView = (doc: Doc) => auditEntryView(doc);
 
 /** An API key as reads show it: the secret never, its hash never. */
 export const apiKeyView = (doc: Doc) => ({

@@ -18,4 +18,6 @@ export type WriteDeps = {
   readonly searchIndex?: SearchIndex;
   /** The resources the read models' last batches wrote, for answers without a read back (docs/decisions/0296; left out: read the store). */
   readonly recentResources?: RecentDocs;
+  /** Webhooks (docs/decisions/0353): WEBHOOK_ALLOW_PRIVATE_NETWORKS, and a nudge to the sender after a retry (left out: off, none). */
+  readonly webhooks?: { readonly allowPrivateNetworks: boolean; readonly wake: () => void };
 };

@@ -37,10 +37,10 @@ const createBody = validator<Body & { external_id?: string | null }>({
   required: ['data'],
   additionalProperties: false,
 });
-/** Upsert: the same fields, but `name` has no default (left out, it is kept). */
-const upsertBody = validator<Omit<Body, 'name'> & { name?: string | null }>({
+/** Upsert: the same fields, but `name` has no default (left out, it is kept); `publish_at` with mode=draft schedules the new revision. */
+const upsertBody = validator<Omit<Body, 'name'> & { name?: string | null; publish_at?: string }>({
   type: 'object',
-  properties: { ...bodyProperties, name },
+  properties: { ...bodyProperties, name, publish_at: { type: 'string', format: 'date-time' } },
   required: ['data'],
   additionalProperties: false,
 });

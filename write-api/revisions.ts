@@ -1,5 +1,5 @@
 import { Router, type Response } from 'express';
-import { createRevision, deleteRevision, publishRevision, updateRevision, validateRevision } from '../commands/revisions.js';
+import { cancelSchedule, createRevision, deleteRevision, publishRevision, scheduleRevision, updateRevision, validateRevision } from '../commands/revisions.js';
 import type { Position } from '../commands/ports.js';
 import { param } from '../read-api/query.js';
 import { revisionView } from '../read-api/views.js';
@@ -17,12 +17,19 @@ const createBody = validator<{ data: Record<string, unknown>; validate_data: boo
   required: ['data'],
   additionalProperties: false,
 });
-/** Publish and validate take no fields (an empty or missing body). */
+/** Validate takes no fields (an empty or missing body). */
 const emptyBody = validator<Record<string, never>>({ type: 'object', additionalProperties: false });
+/** Publish: now (no fields), or at `publish_at`, a future date-time (docs/decisions/0357). */
+const publishBody = validator<{ publish_at?: string }>({
+  type: 'object',
+  properties: { publish_at: { type: 'string', format: 'date-time' } },
+  additionalProperties: false,
+});
 
 // The request schemas in the API documents (/openapi.json).
 documented(createBody, { method: 'POST', path: '/revisions/', in: 'body' }, { method: 'PUT', path: '/revisions/:revision/', in: 'body' });
-documented(emptyBody, { method: 'POST', path: '/revisions/:revision/publish/', in: 'body' }, { method: 'POST', path: '/revisions/:revision/validate/', in: 'body' });
+documented(publishBody, { method: 'POST', path: '/revisions/:revision/publish/', in: 'body' });
+documented(emptyBody, { method: 'POST', path: '/revisions/:revision/validate/', in: 'body' });
 
 /** Revision writes: create a draft, replace a draft's data, publish, validate against the current schema, delete. */
 export function revisionsWriteRouter(deps: WriteDeps): Router {
@@ -53,8 +60,13 @@ export function revisionsWriteRouter(deps: WriteDeps): Router {
   });
 
   router.post(paths('/:revision/publish/'), async (req, res) => {
-    emptyBody(req.body);
+    const { publish_at } = publishBody(req.body);
     const revision = param(req, 'revision');
+    if (publish_at !== undefined) {
+      const scheduled = await scheduleRevision(deps.bus, deps.validator, commandContext(req, res), param(req, 'collection'), param(req, 'resource'), revision, publish_at);
+      await answer(res, scheduled.position, revision, 202);
+      return;
+    }
     const published = await publishRevision(deps.bus, deps.validator, commandContext(req, res), param(req, 'collection'), param(req, 'resource'), revision);
     await answer(res, published.position, revision, 200);
   });
@@ -63,6 +75,12 @@ export function revisionsWriteRouter(deps: WriteDeps): Router {
     emptyBody(req.body);
     const checked = await validateRevision(deps.bus, deps.validator, param(req, 'env'), param(req, 'collection'), param(req, 'resource'), param(req, 'revision'));
     res.json({ errors: checked.errors });
+  });
+
+  router.delete(paths('/:revision/schedule/'), async (req, res) => {
+    const cancelled = await cancelSchedule(deps.bus, commandContext(req, res), param(req, 'collection'), param(req, 'resource'), param(req, 'revision'));
+    await deps.projections.waitFor(cancelled.position, deps.waitTimeoutMs);
+    res.status(204).end();
   });
 
   router.delete(paths('/:revision/'), async (req, res) => {

@@ -41,3 +41,27 @@ export function reactorTarget(name: string, store: ReadStore, react: Reaction): 
     issued: () => issued,
   };
 }
+
+/**
+ * A reactor that writes tables of its own (webhooks, the scheduler): a batch with nothing for it
+ * (`concerns` false) is passed over without a unit of work, its checkpoint moved in memory and
+ * stored every SAVE_EVERY events, as reactorTarget does (decision 0083); a batch that concerns it
+ * is applied with its checkpoint. Events passed over and read again after a crash concern it no more.
+ */
+export function sparseCheckpoints<T extends ProjectionTarget>(store: ReadStore, target: T, concerns: (events: readonly StoredEvent[]) => boolean): T {
+  let unsaved = 0;
+  return {
+    ...target,
+    async apply(events: readonly StoredEvent[], position: Position) {
+      if (concerns(events)) {
+        await target.apply(events, position);
+        unsaved = 0;
+        return;
+      }
+      unsaved += events.length;
+      if (unsaved < SAVE_EVERY) return;
+      await store.unitOfWork(target.name, position, async () => {});
+      unsaved = 0;
+    },
+  };
+}

@@ -32,7 +32,14 @@ export type UpsertResource = Message<
   'UpsertResource',
   Omit<ResourceFields, 'name'> &
     NewPayload &
-    Keep & { readonly name?: string | null; readonly owner: OwnerCheck; readonly mode: 'instant' | 'draft'; readonly if_match: string | null }
+    Keep & {
+      readonly name?: string | null;
+      readonly owner: OwnerCheck;
+      readonly mode: 'instant' | 'draft';
+      readonly if_match: string | null;
+      /** With mode=draft: the new revision is also scheduled for publishing then (docs/decisions/0357). */
+      readonly publish_at?: string;
+    }
 >;
 
 /** `name` left out (undefined) keeps the name: nothing changes. */
@@ -53,6 +60,17 @@ export type PublishRevision = Message<
 export type DeleteRevision = Message<'DeleteRevision', OfResource & { readonly revision: string }>;
 /** Replaces the payload of a draft revision (`revision` in NewPayload is the existing key). */
 export type UpdateRevision = Message<'UpdateRevision', OfResource & NewPayload & { readonly updated_at: string }>;
+/** Publish at `publish_at` (after `now`); the data is checked now as a publish would, and again when it fires. */
+export type SchedulePublish = Message<
+  'SchedulePublish',
+  OfResource & { readonly revision: string; readonly publish_at: string; readonly now: string; readonly validation: Validation }
+>;
+export type CancelSchedule = Message<'CancelSchedule', OfResource & { readonly revision: string }>;
+/** The scheduler's publish of a schedule due: does nothing unless the revision is still scheduled for `publish_at`. */
+export type PublishScheduled = Message<
+  'PublishScheduled',
+  OfResource & { readonly revision: string; readonly publish_at: string; readonly published_at: string; readonly data: Record<string, unknown>; readonly validation: Validation }
+>;
 export type DeleteResource = Message<'DeleteResource', { readonly env: string; readonly folder: string; readonly key: string }>;
 
 export type ResourceCommand =
@@ -63,4 +81,7 @@ export type ResourceCommand =
   | PublishRevision
   | DeleteRevision
   | UpdateRevision
+  | SchedulePublish
+  | CancelSchedule
+  | PublishScheduled
   | DeleteResource;

@@ -4,6 +4,7 @@ import { create } from './create.js';
 import type { ResourceEvent } from './events.js';
 import { active, createRevision, deleteRevision, publishRevision, updateRevision } from './revisions.js';
 import { evolve, type ResourceState } from './state.js';
+import { cancelSchedule, publishScheduled, schedulePublish } from './schedule.js';
 import { upsert } from './upsert.js';
 
 /** One resource and its revisions. */
@@ -34,6 +35,12 @@ export const resource: Decider<ResourceState, ResourceCommand, ResourceEvent> = 
         return deleteRevision(command, state);
       case 'UpdateRevision':
         return updateRevision(command, state);
+      case 'SchedulePublish':
+        return schedulePublish(command, state);
+      case 'CancelSchedule':
+        return cancelSchedule(command, state);
+      case 'PublishScheduled':
+        return publishScheduled(command, state);
       case 'DeleteResource': {
         const current = active(state, command.data.folder);
         return [

@@ -67,6 +67,11 @@ export type RevisionUpdated = Message<
   }
 >;
 
+/** The revision is to be published at `publish_at` by the scheduler (docs/decisions/0357); a later one for the same revision replaces it. */
+export type RevisionScheduled = Message<'RevisionScheduled', RevisionRef & { readonly publish_at: string }>;
+/** The schedule of the revision is gone: cancelled by a writer (`reason` null), or by the scheduler when the publish was refused. */
+export type RevisionScheduleCancelled = Message<'RevisionScheduleCancelled', RevisionRef & { readonly reason: string | null }>;
+
 /** Metadata only: the payload changes through revisions. */
 export type ResourceUpdated = Message<'ResourceUpdated', { readonly env: string; readonly folder: string; readonly key: string; readonly name: string | null }>;
 /** The resource and every revision it still had (`revisions`) are gone. */
@@ -90,6 +95,8 @@ export type ResourceEvent =
   | RevisionUnpublished
   | RevisionDeleted
   | RevisionUpdated
+  | RevisionScheduled
+  | RevisionScheduleCancelled
   | ResourceDeleted;
 
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;

@@ -10,7 +10,7 @@ export function active(state: ResourceState, folder: string): ActiveResource {
   return state;
 }
 
-function revisionOf(state: ActiveResource, key: string): RevisionSummary {
+export function revisionOf(state: ActiveResource, key: string): RevisionSummary {
   const found = state.live.find((r) => r.key === key);
   if (!found) throw notFound('revision_not_found', 'Revision');
   return found;

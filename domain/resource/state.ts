@@ -8,6 +8,8 @@ export type RevisionSummary = {
   readonly status: RevisionStatus;
   readonly is_valid: boolean | null;
   readonly schema_version: string | null;
+  /** When the scheduler is to publish it (absent: not scheduled). */
+  readonly publish_at?: string;
 };
 
 export type ActiveResource = {
@@ -32,6 +34,14 @@ export type ResourceState = { readonly status: 'none' } | ActiveResource | { rea
 const withStatus = (live: readonly RevisionSummary[], key: string, status: RevisionStatus): RevisionSummary[] =>
   live.map((r) => (r.key === key ? { ...r, status } : r));
 
+/** The revision `key` with its schedule set to `publish_at`, or cleared (undefined). */
+const withSchedule = (live: readonly RevisionSummary[], key: string, publish_at: string | undefined): RevisionSummary[] =>
+  live.map((r) => {
+    if (r.key !== key) return r;
+    const { publish_at: _old, ...rest } = r;
+    return publish_at === undefined ? rest : { ...rest, publish_at };
+  });
+
 export function evolve(state: ResourceState, event: ResourceEvent): ResourceState {
   if (event.type === 'ResourceCreated') {
     const { env, key, folder, name, external_id, resource_owner, created_at } = event.data;
@@ -51,7 +61,11 @@ export function evolve(state: ResourceState, event: ResourceEvent): ResourceStat
       };
     }
     case 'RevisionPublished':
-      return { ...state, current: event.data.key, live: withStatus(state.live, event.data.key, 'published') };
+      return { ...state, current: event.data.key, live: withSchedule(withStatus(state.live, event.data.key, 'published'), event.data.key, undefined) };
+    case 'RevisionScheduled':
+      return { ...state, live: withSchedule(state.live, event.data.key, event.data.publish_at) };
+    case 'RevisionScheduleCancelled':
+      return { ...state, live: withSchedule(state.live, event.data.key, undefined) };
     case 'RevisionUnpublished':
       return { ...state, current: state.current === event.data.key ? null : state.current, live: withStatus(state.live, event.data.key, 'unpublished') };
     case 'RevisionDeleted':

@@ -4,7 +4,8 @@ import type { UpsertResource } from './commands.js';
 import { create } from './create.js';
 import type { ResourceEvent } from './events.js';
 import { publishEvents, revisionCreated, withTrim } from './revision-events.js';
-import type { ResourceState } from './state.js';
+import { schedulePublish } from './schedule.js';
+import { evolve, type ResourceState } from './state.js';
 
 const preconditionFailed = (current: string | null): DomainError =>
   new DomainError('revision_precondition_failed', 'The If-Match revision is no longer current.', { current_revision: current });
@@ -16,6 +17,16 @@ const preconditionFailed = (current: string | null): DomainError =>
  * the state decided on, so a retry after a conflict sees a newer revision and answers 412.
  */
 export function upsert(command: UpsertResource, state: ResourceState): ResourceEvent[] {
+  const { publish_at, ...rest } = command.data;
+  const events = upsertEvents({ ...command, data: rest }, state);
+  if (publish_at === undefined) return events;
+  // `publish_at` with mode=draft: the new revision scheduled in the same append (docs/decisions/0357).
+  if (rest.mode !== 'draft') throw new DomainError('validation_error', 'publish_at requires mode=draft.', { publish_at: ['requires mode=draft'] });
+  const next = events.reduce(evolve, state);
+  return [...events, ...schedulePublish({ type: 'SchedulePublish', data: { env: rest.env, folder: rest.folder, resource: rest.key, revision: rest.revision, publish_at, now: rest.created_at, validation: rest.validation } }, next)];
+}
+
+function upsertEvents(command: UpsertResource, state: ResourceState): ResourceEvent[] {
   const { if_match, keep, name, owner, mode, revision, data, size, validation, validate_data, ...fields } = command.data;
   if (state.status === 'none') {
     if (if_match !== null) throw preconditionFailed(null);

@@ -7,7 +7,7 @@ import type { KeyKind } from '../api-keys/events.js';
  * reach through them (`collections`, objects = collection keys).
  */
 export const CONTENT_TYPES: Readonly<Record<KeyKind, readonly string[]>> = {
-  management: ['collections', 'resources', 'components', 'schemas', 'locales', 'flux-apis', 'management-api', 'delivery-api', 'events'],
+  management: ['collections', 'resources', 'components', 'schemas', 'locales', 'flux-apis', 'management-api', 'delivery-api', 'events', 'webhooks'],
   delivery: ['flux-apis', 'collections'],
 };
 

@@ -22,6 +22,7 @@ export const EVENT_ENTITY_SCOPES: Readonly<Record<string, EntityScope>> = {
   deliveryapikey: { content_type: 'delivery-api', object_field: 'entity_key' },
   deliveryrole: { content_type: 'delivery-api', object_field: 'entity_key' },
   deliverypermissionrole: { content_type: 'delivery-api', object_field: 'metadata.role_key' },
+  webhook: { content_type: 'webhooks', object_field: 'entity_key' },
 };
 
 /** Events of these entity types are visible: all of them (`objects` null), or those whose `object_field` is listed. */

@@ -4,7 +4,7 @@ import type { PermissionFields } from './events.js';
 export type ManagementNeed = { readonly content_type: string; readonly action: 'create' | 'read' | 'update' | 'delete'; readonly object: string | null };
 
 /** POSTs that change an existing entity rather than create one. */
-const UPDATING_POSTS = new Set(['publish', 'bearer-token', 'permissions', 'batch', 'objects', 'sync_component']);
+const UPDATING_POSTS = new Set(['publish', 'bearer-token', 'permissions', 'batch', 'objects', 'sync_component', 'rotate-secret', 'retry']);
 
 function contentTypeOf(segments: readonly string[]): string | null {
   const [first, second] = segments;
@@ -21,6 +21,10 @@ function contentTypeOf(segments: readonly string[]): string | null {
       return 'flux-apis';
     case 'events':
       return 'events';
+    case 'webhooks':
+      return 'webhooks';
+    case 'schedules':
+      return 'resources';
     case 'permissions':
       return second === 'management-api' ? 'management-api' : 'delivery-api';
     default:
@@ -45,7 +49,7 @@ export function managementNeed(method: string, segments: readonly string[], key?
   const content_type = contentTypeOf(segments);
   if (content_type === null) return null;
   const last = segments[segments.length - 1] ?? '';
-  const inner = segments.includes('permissions', 1) || segments.includes('bearer-token');
+  const inner = segments.includes('permissions', 1) || segments.includes('bearer-token') || last === 'schedule';
   let action: ManagementNeed['action'];
   if (method === 'GET' || method === 'HEAD' || last === 'validate') action = 'read';
   else if (method === 'POST') action = UPDATING_POSTS.has(last) ? 'update' : 'create';

@@ -16,6 +16,7 @@ import { deliveryApisReadRouter } from '../../read-api/delivery-apis.js';
 import { localesReadRouter } from '../../read-api/locales.js';
 import { resourcesReadRouter } from '../../read-api/resources.js';
 import { rolesReadRouter } from '../../read-api/roles.js';
+import { webhooksReadRouter } from '../../read-api/webhooks.js';
 import { fieldsReadRouter } from '../../read-api/fields.js';
 import { revisionsReadRouter } from '../../read-api/revisions.js';
 import { schemaReadRouter } from '../../read-api/schema.js';
@@ -27,6 +28,7 @@ import { deliveryApisWriteRouter } from '../../write-api/delivery-apis.js';
 import { localesWriteRouter } from '../../write-api/locales.js';
 import { resourcesWriteRouter } from '../../write-api/resources.js';
 import { rolesWriteRouter } from '../../write-api/roles.js';
+import { webhooksWriteRouter } from '../../write-api/webhooks.js';
 import { fieldsWriteRouter } from '../../write-api/fields.js';
 import { revisionsWriteRouter } from '../../write-api/revisions.js';
 import { schemaWriteRouter } from '../../write-api/schema.js';
@@ -95,6 +97,8 @@ export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecr
     rolesWriteRouter(deps),
     localesReadRouter(deps),
     localesWriteRouter(deps),
+    webhooksReadRouter(deps),
+    webhooksWriteRouter(deps),
   ]) {
     env.use(router);
   }

@@ -57,6 +57,9 @@ export const QUERY_PARAMETERS: readonly { readonly method: string; readonly path
   { method: 'GET', path: '/roles/:role/permissions/objects/', names: [...PAGE, 'content_type'] },
   { method: 'DELETE', path: '/roles/:role/permissions/', names: ['content_type'] },
   { method: 'GET', path: '/v1/audit/checkpoints/', names: PAGE },
+  { method: 'GET', path: '/v1/:env/webhooks/', names: PAGE },
+  { method: 'GET', path: '/webhooks/:key/deliveries/', names: PAGE },
+  { method: 'GET', path: '/v1/:env/schedules/', names: PAGE },
 ];
 
 /** The query parameters the route `template` takes for `method` (HEAD as GET). */

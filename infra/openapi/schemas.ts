@@ -81,10 +81,28 @@ export const COMPONENT_SCHEMAS: Readonly<Record<string, Json>> = {
     'A resource (one content item).',
   ),
   Revision: object(
-    { key: str, resource: str, schema_version: strOrNull, number: int, size: int, status: { enum: ['draft', 'published', 'unpublished'] }, created_at: datetime },
+    { key: str, resource: str, schema_version: strOrNull, number: int, size: int, status: { enum: ['draft', 'published', 'unpublished'] }, created_at: datetime, scheduled_publish_at: datetimeOrNull },
     'A revision of a resource.',
   ),
   Locale: object({ name: str, code: str, environment: str, is_default: bool, created_at: datetime }, 'A locale of the environment.'),
+  Webhook: object(
+    { key: str, url: str, description: str, event_types: { type: 'array', items: str }, collections: { type: 'array', items: str }, enabled: bool, created_at: datetime },
+    'A webhook: where the environment\'s events are posted, signed per Standard Webhooks. `secret` (whsec_...) only in the answers of create and rotate-secret.',
+  ),
+  WebhookDelivery: object(
+    {
+      id: str,
+      type: str,
+      status: { enum: ['pending', 'delivered', 'failed'] },
+      attempts: int,
+      last_status_code: { type: ['integer', 'null'] },
+      last_error: strOrNull,
+      next_attempt_at: datetimeOrNull,
+      delivered_at: datetimeOrNull,
+    },
+    'One event sent to one webhook: `id` is the event id, sent as `webhook-id` on every try.',
+  ),
+  Schedule: object({ revision: str, resource: str, collection: str, publish_at: datetime }, 'A revision the scheduler will publish at `publish_at`.'),
   Event: object(
     {
       key: str,

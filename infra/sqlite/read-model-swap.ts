@@ -1,3 +1,4 @@
+import { REACTOR_TABLES } from '../../projections/reactor-tables.js';
 import { LIVE_PREFIX, tableSql } from './read-store.js';
 import { openSqlite } from './open.js';
 
@@ -60,9 +61,9 @@ export function swapInReadModels(file: string, scratch?: string): boolean {
       const liveIndexes = objects(db, 'index', `ix_${LIVE_PREFIX}`).filter((i) => i.sql !== null && replaced(i.tbl_name));
       for (const index of objects(db, 'index', `ix_${SHADOW.prefix}`)) db.exec(`DROP INDEX ${index.name}`);
       for (const t of objects(db, 'table', LIVE_PREFIX)) {
-        // A read model the rebuild never wrote is empty now; the others are replaced.
+        // A read model the rebuild never wrote is empty now; the others are replaced; reactors' tables stay.
         if (replaced(t.name)) db.exec(`DROP TABLE ${t.name}`);
-        else db.exec(`DELETE FROM ${t.name}`);
+        else if (!REACTOR_TABLES.has(t.name.slice(LIVE_PREFIX.length))) db.exec(`DELETE FROM ${t.name}`);
       }
       for (const t of shadowTables) db.exec(`ALTER TABLE ${t.name} RENAME TO ${LIVE_PREFIX}${t.name.slice(SHADOW.prefix.length)}`);
       for (const t of copied) db.exec(tableSql(t));

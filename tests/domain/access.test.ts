@@ -92,6 +92,14 @@ describe('access rules', () => {
     expect(managementNeed('DELETE', ['permissions', 'delivery-api', 'api-keys', 'k', 'bearer-token'])).to.deep.equal({ content_type: 'delivery-api', action: 'update', object: 'k' });
     expect(managementNeed('DELETE', ['permissions', 'management-api', 'roles', 'r'])).to.deep.equal({ content_type: 'management-api', action: 'delete', object: 'r' });
     expect(managementNeed('GET', ['unknown'])).to.equal(null);
+    // Webhooks (docs/decisions/0353) and schedules (0357).
+    expect(managementNeed('POST', ['webhooks'])).to.deep.equal({ content_type: 'webhooks', action: 'create', object: null });
+    expect(managementNeed('POST', ['webhooks', 'w', 'rotate-secret'])).to.deep.equal({ content_type: 'webhooks', action: 'update', object: 'w' });
+    expect(managementNeed('POST', ['webhooks', 'w', 'deliveries', 'd', 'retry'])).to.deep.equal({ content_type: 'webhooks', action: 'update', object: 'w' });
+    expect(managementNeed('GET', ['webhooks', 'w', 'deliveries'])).to.deep.equal({ content_type: 'webhooks', action: 'read', object: 'w' });
+    expect(managementNeed('DELETE', ['webhooks', 'w'])).to.deep.equal({ content_type: 'webhooks', action: 'delete', object: 'w' });
+    expect(managementNeed('GET', ['schedules'])).to.deep.equal({ content_type: 'resources', action: 'read', object: null });
+    expect(managementNeed('DELETE', ['collections', 'c', 'resources', 'r', 'revisions', 'v', 'schedule'])).to.deep.equal({ content_type: 'resources', action: 'update', object: 'c' });
     expect(managementAllows([p('locales', ['read'])], { content_type: 'locales', action: 'read', object: null })).to.equal(true);
     expect(managementAllows([p('locales', ['read'], ['en'])], { content_type: 'locales', action: 'read', object: null })).to.equal(false);
     expect(managementAllows([p('locales', ['read'], ['en'])], { content_type: 'locales', action: 'read', object: 'en' })).to.equal(true);

@@ -5,6 +5,8 @@ import { CONTENT_TYPES } from '../../domain/roles/content-types.js';
 const ENV_ENTITY_TYPES = [
   'collection', 'resource', 'revision', 'component', 'version', 'api', 'manageapikey', 'deliveryapikey',
   'managepermissionrole', 'deliverypermissionrole', 'envrole', 'deliveryrole', 'locale',
+  // Beyond the specification: webhooks (docs/decisions/0353).
+  'webhook',
 ];
 
 describe('which environment events a management role sees', () => {

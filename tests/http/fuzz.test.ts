@@ -150,6 +150,8 @@ describe('fuzz: generated bad requests on every endpoint', function () {
       collection,
       resource: resource.body.key,
       revision: revision.body.key,
+      // A webhook delivery's id (none exists: its routes answer 404).
+      id: revision.body.key,
       version: draft.body.key,
       component: component.body.key,
       api: managedApi.body.key,

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { collectionWithSchema, v1 } from '../support/content.js';
 import { startTestService, type TestService } from '../support/service.js';
 
-const REVISION_FIELDS = ['key', 'resource', 'schema_version', 'number', 'size', 'status', 'is_valid', 'created_at', 'published_at', 'unpublished_at'];
+const REVISION_FIELDS = ['key', 'resource', 'schema_version', 'number', 'size', 'status', 'is_valid', 'created_at', 'published_at', 'unpublished_at', 'scheduled_publish_at'];
 
 describe('revisions over HTTP', () => {
   let s: TestService;

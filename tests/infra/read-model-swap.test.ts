@@ -34,6 +34,17 @@ describe('swapping rebuilt read-model tables in (SQLite)', () => {
     await shadow.close();
   }
 
+  it('leaves the reactors\' tables (webhook deliveries, due schedules) and their checkpoints as they are', async () => {
+    await live.unitOfWork('webhooks', '006', async (tx) => tx.collection('webhook_deliveries').upsert({ _id: 'w.e', status: 'pending' }));
+    await live.unitOfWork('scheduler', '006', async (tx) => tx.collection('scheduler_due').upsert({ _id: 'rev', publish_at: '2030-01-01T00:00:00.000Z' }));
+    await rebuilt('007');
+    expect(swapInReadModels(file)).to.equal(true);
+    expect(await live.collection('webhook_deliveries').get('w.e')).to.include({ status: 'pending' });
+    expect(await live.collection('scheduler_due').count()).to.equal(1);
+    expect(await live.checkpoint('webhooks')).to.equal('006');
+    expect(await live.collection('stale').count()).to.equal(0);
+  });
+
   it('refuses while the live consumer is past the rebuilt position, and changes nothing', async () => {
     await rebuilt('003');
     expect(swapInReadModels(file)).to.equal(false);

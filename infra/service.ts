@@ -26,7 +26,7 @@ import { evictChanged } from '../read-api/delivery/served-invalidation.js';
 import { deliveryFront } from './http/delivery-front.js';
 import { servedObserver } from './observability/served-answers.js';
 import { jwtSecret } from './auth/jwt-secret.js';
-import { ensureBootstrap, type BootstrapFile } from './bootstrap.js';
+import { prepareBootstrap, writeBootstrap, type BootstrapFile } from './bootstrap.js';
 import type { Config } from './config.js';
 import { createEmbedder } from './embeddings/create.js';
 import { deliveryApp } from './http/delivery-app.js';
@@ -67,8 +67,7 @@ function listen(app: (req: never, res: never) => void, host: string, port: numbe
   });
 }
 
-const urlOf = (host: string, server: Server): string => {
-  const { port } = server.address() as AddressInfo;
+const urlOf = (host: string, port: number): string => {
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return `http://${shown}:${port}`;
 };
@@ -134,7 +133,8 @@ export async function startService(config: Config, logger: Logger = createLogger
           existing: async (env) => (await readStore.collection('resources').find({ env })).map((doc) => ({ folder: String(doc.folder), key: doc._id })),
         };
   let draining = false;
-  const front = { logger, metrics, readiness: () => readiness({ ...lagOf, projections, draining: () => draining }) };
+  let bootstrapped = false;
+  const front = { logger, metrics, readiness: () => readiness({ ...lagOf, projections, draining: () => draining, bootstrapped: () => bootstrapped }) };
   const target = options.wrapProjectionTarget ?? tracedTarget;
   // The read models, revisions and usage apply their batches on a thread of their own when the read store is embedded (docs/decisions/0307).
   const readSide =
@@ -174,6 +174,16 @@ export async function startService(config: Config, logger: Logger = createLogger
   await environmentStatus.loadAll();
 
   const secret = jwtSecret(config.dataDir, config.jwtSecret);
+  // The first start's tenancy and its bootstrap.json exist before either port listens, so whoever sees /healthz answer finds the file (docs/decisions/0347).
+  const prepared = await prepareBootstrap(config, { bus, eventStore, projections });
+  // After the first start's setup, which no plan refuses: every later write passes these checks.
+  bus.useGuard(environmentWriteGuard(bus));
+  bus.useGuard(billingGuard(bus, usageMeter.of, config.billing, (key, window) => keyWritesOf(readStore, key, window)));
+  // With PORT or DELIVERY_PORT 0 (tests) a port is known only once it listens: the file is written right after.
+  const portsKnown = config.port !== 0 && config.deliveryPort !== 0;
+  const fileFor = (urls: { base: string; delivery: string }): BootstrapFile | null =>
+    prepared === null ? null : 'file' in prepared ? prepared.file : writeBootstrap(config, prepared.made, secret, urls);
+  let file = portsKnown ? fileFor({ base: urlOf(config.host, config.port), delivery: urlOf(config.host, config.deliveryPort) }) : null;
   const validator = new DataValidator();
   const rateLimit = managementRateLimit(requestDocs.reads, config.rateLimit, requests);
   const managementDeps = {
@@ -207,18 +217,17 @@ export async function startService(config: Config, logger: Logger = createLogger
     await listen(managementListener as never, config.host, config.port, managementListener.serverOptions),
     await listen(tracedListener('delivery-read', deliveryFront({ app: delivery as never, routing, cache: served, auth: deliveryAuth, status: environmentStatus, observer: servedObserver({ logger, metrics, app: delivery }), index: searchIndex, search: { index: searchIndex, embedder } })) as never, config.host, config.deliveryPort),
   ];
-  const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };
-
-  const { file, created } = await ensureBootstrap(config, { bus, eventStore, projections, jwtSecret: secret, urls });
-  // After the first start's setup, which no plan refuses: every later write passes these checks.
-  bus.useGuard(environmentWriteGuard(bus));
-  bus.useGuard(billingGuard(bus, usageMeter.of, config.billing, (key, window) => keyWritesOf(readStore, key, window)));
+  const portOf = (server: Server): number => (server.address() as AddressInfo).port;
+  const urls = { base: urlOf(config.host, portOf(servers[0]!)), delivery: urlOf(config.host, portOf(servers[1]!)) };
+  if (!portsKnown) file = fileFor(urls);
+  // The bootstrap step is over (with fixed ports it was before they listened): /readyz may answer 200 from now on.
+  bootstrapped = true;
 
   let stopping: Promise<void> | null = null;
   return {
     urls,
     bootstrap: file,
-    bootstrapCreated: created,
+    bootstrapCreated: prepared !== null && 'made' in prepared,
     projections,
     apps: { management, delivery },
     managementThin: managementListener.thin,

@@ -5,3 +5,5 @@ export declare const REBUILD_BUNDLE: string;
 export declare function isStale(root: string): boolean;
 export declare function bundleRebuild(root: string, outdir?: string): void;
 export declare function build(root: string): number;
+export declare function compilerArgs(root: string): string[];
+export declare function finishBuild(root: string): void;

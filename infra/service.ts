@@ -13,7 +13,7 @@ import { deliveryTarget } from '../projections/delivery-index.js';
 import { ProjectionRunner, Projections, type ProjectionTarget } from '../projections/runner.js';
 import { RecentDocs } from '../projections/recent-docs.js';
 import { CREDENTIAL_EVENTS, DeliveryAuth } from '../read-api/delivery/auth.js';
-import { McpEndpoint } from '../read-api/delivery/mcp/endpoint.js';
+import { LazyMcpEndpoint } from '../read-api/delivery/mcp/lazy-endpoint.js';
 import { keyWritesOf, usageOf, usageTarget } from '../projections/usage.js';
 import { UsageMeter } from './billing/usage-meter.js';
 import { RequestDocs } from './http/request-docs.js';
@@ -211,7 +211,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   // Hot write routes skip express's router (docs/decisions/0215).
   const managementListener = managementThinPath(management, { ...managementDeps, logger, metrics });
   const writeDeps = { bus, validator, projections, readStore, waitTimeoutMs: config.waitTimeoutMs, resourceQuota };
-  const mcp = new McpEndpoint({ routing, readStore, auth: deliveryAuth });
+  const mcp = new LazyMcpEndpoint({ routing, readStore, auth: deliveryAuth });
   const delivery = deliveryApp({ routing, searchIndex, embedder, auth: deliveryAuth, writes: writeDeps, mcp, log, status: environmentStatus, front: frontRouter(front, 'delivery') });
   const servers = [
     await listen(managementListener as never, config.host, config.port, managementListener.serverOptions),

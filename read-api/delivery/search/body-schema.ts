@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { DomainError } from '../../../domain/errors.js';
 
 const ajv = new Ajv({ allErrors: true, useDefaults: false, coerceTypes: false, strict: true, ownProperties: true });
@@ -62,7 +62,8 @@ export const SEARCH_BODY = {
   },
 } as const;
 
-const validate = ajv.compile(SEARCH_BODY);
+/** Compiled on the first search: at module load it cost a restart about 100 ms of CPU (docs/decisions/0347). */
+let validate: ValidateFunction | null = null;
 
 /** Dotted names of the fields an error is about: `vector_search.query`, `find_text.fields.0`. */
 function fieldOf(error: ErrorObject): string {
@@ -81,6 +82,7 @@ export function invalid(detail: Map<string, string[]> | Record<string, string[]>
 /** Checks the body's shape; a refusal is 422 validation_error with each offending field named in `detail`. */
 export function checkBodyShape(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null) return {};
+  validate ??= ajv.compile(SEARCH_BODY);
   if (validate(body)) return body as Record<string, unknown>;
   const detail = new Map<string, string[]>();
   for (const error of validate.errors ?? []) {

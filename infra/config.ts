@@ -9,7 +9,7 @@ export type Config = {
   readonly deliveryPort: number;
   readonly dataDir: string;
   readonly jwtSecret: string | undefined;
-  /** Plan of the organization created on first start. */
+  /** Plan of the organization created on first start; on `enterprise` (the default) it has no quota and no rate limit (docs/decisions/0348). */
   readonly plan: PlanCode;
   readonly adminEmail: string;
   readonly eventStoreUrl: string | undefined;
@@ -64,7 +64,7 @@ function onOff(value: string | undefined, fallback: boolean, name: string): bool
 
 /** Configuration from the environment; every value has a default that runs the embedded stores. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const plan = (env.PLAN ?? 'free') as PlanCode;
+  const plan = (env.PLAN || 'enterprise') as PlanCode;
   if (!PLANS.includes(plan)) throw new Error(`PLAN must be one of ${PLANS.join(', ')}`);
   return {
     host: env.HOST ?? '127.0.0.1',

@@ -29,6 +29,8 @@ import { jwtSecret } from './auth/jwt-secret.js';
 import { prepareBootstrap, writeBootstrap, type BootstrapFile } from './bootstrap.js';
 import type { Config } from './config.js';
 import { createEmbedder } from './embeddings/create.js';
+import { StaticWordEmbedder } from './embeddings/static-embedder.js';
+import { prepareBodyShape } from '../read-api/delivery/search/body-schema.js';
 import { deliveryApp } from './http/delivery-app.js';
 import { frontRouter } from './http/front.js';
 import { closeGracefully } from './http/shutdown.js';
@@ -101,7 +103,9 @@ export async function startService(config: Config, logger: Logger = createLogger
   const deliveryAuth = new DeliveryAuth(readStore);
   const environmentStatus = new EnvironmentStatus(readStore);
   const requests = new RequestMeter();
-  const embedder = createEmbedder(config.embeddings);
+  const embedder = createEmbedder(config.embeddings, (target) =>
+    logger.info({ target }, "preparing the embedded model's word vectors once (npm install does it for the default EMBEDDINGS_CACHE_DIR)"),
+  );
 
   // The projection lists live in projections/catalog.ts: `npm run rebuild` replays the same ones.
   // The resources each read-model batch wrote: a `wait=true` resource write is answered from them (docs/decisions/0296).
@@ -217,6 +221,9 @@ export async function startService(config: Config, logger: Logger = createLogger
     await listen(managementListener as never, config.host, config.port, managementListener.serverOptions),
     await listen(tracedListener('delivery-read', deliveryFront({ app: delivery as never, routing, cache: served, auth: deliveryAuth, status: environmentStatus, observer: servedObserver({ logger, metrics, app: delivery }), index: searchIndex, search: { index: searchIndex, embedder } })) as never, config.host, config.deliveryPort),
   ];
+  // The word vectors opened (or prepared) and the search body's schema compiled now, not by the first search (docs/decisions/0349).
+  if (embedder instanceof StaticWordEmbedder) embedder.warm().catch((error: unknown) => log('opening the word vectors failed', error));
+  setImmediate(prepareBodyShape);
   const portOf = (server: Server): number => (server.address() as AddressInfo).port;
   const urls = { base: urlOf(config.host, portOf(servers[0]!)), delivery: urlOf(config.host, portOf(servers[1]!)) };
   if (!portsKnown) file = fileFor(urls);
@@ -240,6 +247,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         mcp.close();
         await projections.stop();
         await readSide?.close();
+        if (embedder instanceof StaticWordEmbedder) await embedder.close();
         await closeStores(stores);
       })();
       return stopping;

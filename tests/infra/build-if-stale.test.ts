@@ -48,6 +48,6 @@ describe('start from the built output, rebuilding only when sources are newer', 
     // Node flags may come first (the heap limit, tests/infra/heap-limit.test.ts); exec: npm's signal reaches node itself.
     expect(scripts.start).to.match(/^exec node (?:--[\w-]+=\S+ )*infra\/cli\/start\.mjs$/);
     expect(scripts.prestart).to.equal(undefined);
-    expect(scripts.prepare).to.equal('node infra/cli/build-if-stale.mjs');
+    expect(scripts.prepare).to.equal('node infra/cli/build-if-stale.mjs && node dist/infra/cli/prepare-word-vectors.js');
   });
 });

@@ -62,8 +62,13 @@ export const SEARCH_BODY = {
   },
 } as const;
 
-/** Compiled on the first search: at module load it cost a restart about 100 ms of CPU (docs/decisions/0347). */
+/** Compiled by `prepareBodyShape` once the service listens, or by the first search: at module load it cost a restart about 100 ms of CPU (docs/decisions/0347). */
 let validate: ValidateFunction | null = null;
+
+/** Compiles the body schema now, so that the first search does not (docs/decisions/0349). */
+export function prepareBodyShape(): void {
+  validate ??= ajv.compile(SEARCH_BODY);
+}
 
 /** Dotted names of the fields an error is about: `vector_search.query`, `find_text.fields.0`. */
 function fieldOf(error: ErrorObject): string {
@@ -82,10 +87,10 @@ export function invalid(detail: Map<string, string[]> | Record<string, string[]>
 /** Checks the body's shape; a refusal is 422 validation_error with each offending field named in `detail`. */
 export function checkBodyShape(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null) return {};
-  validate ??= ajv.compile(SEARCH_BODY);
-  if (validate(body)) return body as Record<string, unknown>;
+  prepareBodyShape();
+  if (validate!(body)) return body as Record<string, unknown>;
   const detail = new Map<string, string[]>();
-  for (const error of validate.errors ?? []) {
+  for (const error of validate!.errors ?? []) {
     const field = fieldOf(error);
     const message = error.keyword === 'additionalProperties' ? 'is not allowed' : (error.message ?? 'is invalid');
     detail.set(field, [...(detail.get(field) ?? []), message]);

@@ -1,3 +1,4 @@
+import { notFound } from '../../../domain/errors.js';
 import type { McpEndpoint } from './endpoint.js';
 
 type Deps = ConstructorParameters<typeof McpEndpoint>[0];
@@ -14,6 +15,8 @@ export class LazyMcpEndpoint implements Pick<McpEndpoint, 'handle' | 'close'> {
   constructor(private readonly deps: Deps) {}
 
   async handle(...args: Parameters<McpEndpoint['handle']>): Promise<void> {
+    // Refused here, before the SDK loads: an API without the endpoint never loads it (and the refusal is this module graph's DomainError).
+    if (!args[2].mcp_enabled) throw notFound('route_not_found', 'Route');
     this.endpoint ??= import('./endpoint.js').then(({ McpEndpoint: Endpoint }) => (this.loaded = new Endpoint(this.deps)));
     const endpoint = await this.endpoint;
     if (this.closed) endpoint.close();

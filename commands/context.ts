@@ -1,7 +1,7 @@
 import { environment } from '../domain/environment/decider.js';
 import { notFound } from '../domain/errors.js';
 import { organization } from '../domain/organization/decider.js';
-import { PLANS, type PlanLimits } from '../domain/plan.js';
+import { limitsOf, type PlanLimits } from '../domain/plan.js';
 import type { CommandBus } from './command-bus.js';
 import type { EventMetadata } from './ports.js';
 import { streams } from './streams.js';
@@ -19,5 +19,5 @@ export async function planLimits(bus: CommandBus, env: string): Promise<PlanLimi
   const { state: envState } = await bus.load(environment, streams.environment(env));
   if (envState.status !== 'active') throw notFound('environment_not_found', 'Environment');
   const { state: org } = await bus.load(organization, streams.organization(envState.organization));
-  return PLANS[org.status === 'active' ? org.plan : 'free'];
+  return org.status === 'active' ? limitsOf(org.plan, org.unlimited) : limitsOf('free');
 }

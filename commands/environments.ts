@@ -2,7 +2,7 @@ import { environment } from '../domain/environment/decider.js';
 import type { ProtectionLevel } from '../domain/environment/events.js';
 import { notFound } from '../domain/errors.js';
 import { organization } from '../domain/organization/decider.js';
-import { PLANS } from '../domain/plan.js';
+import { limitsOf } from '../domain/plan.js';
 import { project } from '../domain/project/decider.js';
 import type { CommandBus, Handled } from './command-bus.js';
 import { newKey } from './keys.js';
@@ -28,7 +28,7 @@ async function ownEnvironment(bus: CommandBus, ctx: TenancyContext, projectKey: 
 export async function createEnvironment(bus: CommandBus, existing: ExistingTenancy, ctx: TenancyContext, projectKey: string, name: string): Promise<{ key: string; position: Position }> {
   await ownProject(bus, ctx, projectKey);
   const { state: org } = await bus.load(organization, streams.organization(ctx.organization));
-  const quota = PLANS[org.status === 'active' ? org.plan : 'free'].environments;
+  const quota = (org.status === 'active' ? limitsOf(org.plan, org.unlimited) : limitsOf('free')).environments;
   const key = newKey(8);
   await bus.handle(project, streams.project(projectKey), async (state) => ({
     type: 'ReserveEnvironmentSlot' as const,

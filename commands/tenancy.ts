@@ -23,6 +23,10 @@ export type Bootstrapped = {
  * those steps are skipped and their keys reused, so a crash between appends is finished by the
  * next start instead of leaving a store that never bootstraps.
  */
+/**
+ * The organization is the operator's own: on Enterprise, its custom values are no quota and no
+ * rate limit (docs/decisions/0348); on any other plan it has that plan's limits.
+ */
 export async function bootstrap(bus: CommandBus, input: { plan: PlanCode; email: string; now: string }, done: BootstrapProgress | null = null): Promise<Bootstrapped> {
   const orgKey = done?.organization ?? newKey();
   const admin = { key: done?.admin.key ?? newKey(), email: done?.admin.email ?? input.email, first_name: 'Admin', last_name: '' };
@@ -33,7 +37,7 @@ export async function bootstrap(bus: CommandBus, input: { plan: PlanCode; email:
   if (!done) {
     await bus.handle(organization, streams.organization(orgKey), {
       type: 'CreateOrganization',
-      data: { key: orgKey, name: 'Default organization', plan: input.plan, owner: admin.key, created_at },
+      data: { key: orgKey, name: 'Default organization', plan: input.plan, owner: admin.key, created_at, ...(input.plan === 'enterprise' ? { unlimited: true } : {}) },
     }, metadata);
   }
   if (!done?.admin.email) {

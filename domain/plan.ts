@@ -34,6 +34,24 @@ export const PLANS: Readonly<Record<PlanCode, PlanLimits>> = {
   enterprise: pro,
 };
 
+/** Enterprise's custom values for the operator's own organization (docs/decisions/0348): no quota, no rate limit; the safety ceilings still hold. */
+const NO_LIMITS: PlanLimits = {
+  projects: UNLIMITED,
+  environments: UNLIMITED,
+  collections: UNLIMITED,
+  delivery_apis: UNLIMITED,
+  locales: UNLIMITED,
+  api_keys: UNLIMITED,
+  roles: UNLIMITED,
+  requests_per_minute: UNLIMITED,
+};
+
+/** The limits an organization works under: its plan's, or none for an `unlimited` organization while it is on Enterprise. */
+export const limitsOf = (plan: PlanCode, unlimited = false): PlanLimits => (plan === 'enterprise' && unlimited ? NO_LIMITS : PLANS[plan]);
+
+/** Whether a limit is no limit. */
+export const isUnlimited = (value: number): boolean => value >= UNLIMITED;
+
 export const CEILINGS = {
   components: 5000,
   collections: 5000,

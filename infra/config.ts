@@ -1,4 +1,5 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { defaultWordVectorsCache } from './embeddings/word-vectors-cache.js';
 import type { BillingSettings } from '../domain/billing.js';
 import type { PlanCode } from '../domain/plan.js';
 import type { RateLimitSetting } from './http/rate-limit.js';
@@ -9,7 +10,7 @@ export type Config = {
   readonly deliveryPort: number;
   readonly dataDir: string;
   readonly jwtSecret: string | undefined;
-  /** Plan of the organization created on first start. */
+  /** Plan of the organization created on first start; on `enterprise` (the default) it has no quota and no rate limit (docs/decisions/0348). */
   readonly plan: PlanCode;
   readonly adminEmail: string;
   readonly eventStoreUrl: string | undefined;
@@ -23,7 +24,7 @@ export type Config = {
   readonly rateLimit: RateLimitSetting;
   /** Allowances, price and spend cap of the billing axes (docs/decisions/0093). */
   readonly billing: BillingSettings;
-  /** Embeddings (docs/decisions/0050): an OpenAI-compatible endpoint when `url` is set, else the embedded word vectors converted into `cacheDir`. */
+  /** Embeddings (docs/decisions/0050): an OpenAI-compatible endpoint when `url` is set, else the embedded word vectors converted into `cacheDir` (by `npm install` for the default, 0349). */
   readonly embeddings: { readonly url: string | undefined; readonly model: string; readonly apiKey: string | undefined; readonly cacheDir: string };
   /** `/readyz`: most events a projection may have left to apply and still count as caught up. */
   readonly readyMaxLag: number;
@@ -87,7 +88,7 @@ function onOff(value: string | undefined, fallback: boolean, name: string): bool
 
 /** Configuration from the environment; every value has a default that runs the embedded stores. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const plan = (env.PLAN ?? 'free') as PlanCode;
+  const plan = (env.PLAN || 'enterprise') as PlanCode;
   if (!PLANS.includes(plan)) throw new Error(`PLAN must be one of ${PLANS.join(', ')}`);
   return {
     host: env.HOST ?? '127.0.0.1',
@@ -121,7 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       url: env.EMBEDDINGS_URL || undefined,
       model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small',
       apiKey: env.EMBEDDINGS_API_KEY || undefined,
-      cacheDir: resolve(env.EMBEDDINGS_CACHE_DIR || join(env.DATA_DIR ?? './data', 'cache')),
+      cacheDir: resolve(env.EMBEDDINGS_CACHE_DIR || defaultWordVectorsCache()),
     },
     ...tenancyConfig(env),
   };

@@ -17,7 +17,7 @@ import { deliveryTarget } from '../projections/delivery-index.js';
 import { ProjectionRunner, Projections, type ProjectionTarget } from '../projections/runner.js';
 import { RecentDocs } from '../projections/recent-docs.js';
 import { CREDENTIAL_EVENTS, DeliveryAuth } from '../read-api/delivery/auth.js';
-import { McpEndpoint } from '../read-api/delivery/mcp/endpoint.js';
+import { LazyMcpEndpoint } from '../read-api/delivery/mcp/lazy-endpoint.js';
 import { keyWritesOf, usageOf, usageTarget } from '../projections/usage.js';
 import { UsageMeter } from './billing/usage-meter.js';
 import { RequestDocs } from './http/request-docs.js';
@@ -30,9 +30,11 @@ import { evictChanged } from '../read-api/delivery/served-invalidation.js';
 import { deliveryFront } from './http/delivery-front.js';
 import { servedObserver } from './observability/served-answers.js';
 import { jwtSecret } from './auth/jwt-secret.js';
-import { ensureBootstrap, type BootstrapFile } from './bootstrap.js';
+import { prepareBootstrap, writeBootstrap, type BootstrapFile } from './bootstrap.js';
 import type { Config } from './config.js';
 import { createEmbedder } from './embeddings/create.js';
+import { StaticWordEmbedder } from './embeddings/static-embedder.js';
+import { prepareBodyShape } from '../read-api/delivery/search/body-schema.js';
 import { deliveryApp } from './http/delivery-app.js';
 import { frontRouter } from './http/front.js';
 import { consoleRouter } from './http/console.js';
@@ -71,8 +73,7 @@ function listen(app: (req: never, res: never) => void, host: string, port: numbe
   });
 }
 
-const urlOf = (host: string, server: Server): string => {
-  const { port } = server.address() as AddressInfo;
+const urlOf = (host: string, port: number): string => {
   const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return `http://${shown}:${port}`;
 };
@@ -108,7 +109,9 @@ export async function startService(config: Config, logger: Logger = createLogger
   const deliveryAuth = new DeliveryAuth(readStore, stores.usedSignatures);
   const environmentStatus = new EnvironmentStatus(readStore);
   const requests = new RequestMeter();
-  const embedder = createEmbedder(config.embeddings);
+  const embedder = createEmbedder(config.embeddings, (target) =>
+    logger.info({ target }, "preparing the embedded model's word vectors once (npm install does it for the default EMBEDDINGS_CACHE_DIR)"),
+  );
 
   // The projection lists live in projections/catalog.ts: `npm run rebuild` replays the same ones.
   // The resources each read-model batch wrote: a `wait=true` resource write is answered from them (docs/decisions/0296).
@@ -140,7 +143,8 @@ export async function startService(config: Config, logger: Logger = createLogger
           existing: async (env) => (await readStore.collection('resources').find({ env })).map((doc) => ({ folder: String(doc.folder), key: doc._id })),
         };
   let draining = false;
-  const front = { logger, metrics, readiness: () => readiness({ ...lagOf, projections, draining: () => draining }) };
+  let bootstrapped = false;
+  const front = { logger, metrics, readiness: () => readiness({ ...lagOf, projections, draining: () => draining, bootstrapped: () => bootstrapped }) };
   const target = options.wrapProjectionTarget ?? tracedTarget;
   // The read models, revisions and usage start their batches a turn of the event loop after the delivery index, which readers wait for (docs/decisions/0276).
   const readModelRunner = new ProjectionRunner(eventStore, target(readModels), { log, turnLater: true, afterBatch: refreshRouting });
@@ -182,6 +186,16 @@ export async function startService(config: Config, logger: Logger = createLogger
   await environmentStatus.loadAll();
 
   const secret = jwtSecret(config.dataDir, config.jwtSecret);
+  // The first start's tenancy and its bootstrap.json exist before either port listens, so whoever sees /healthz answer finds the file (docs/decisions/0347).
+  const prepared = await prepareBootstrap(config, { bus, eventStore, projections });
+  // After the first start's setup, which no plan refuses: every later write passes these checks.
+  bus.useGuard(environmentWriteGuard(bus));
+  bus.useGuard(billingGuard(bus, usageMeter.of, config.billing, (key, window) => keyWritesOf(readStore, key, window)));
+  // With PORT or DELIVERY_PORT 0 (tests) a port is known only once it listens: the file is written right after.
+  const portsKnown = config.port !== 0 && config.deliveryPort !== 0;
+  const fileFor = (urls: { base: string; delivery: string }): BootstrapFile | null =>
+    prepared === null ? null : 'file' in prepared ? prepared.file : writeBootstrap(config, prepared.made, secret, urls);
+  let file = portsKnown ? fileFor({ base: urlOf(config.host, config.port), delivery: urlOf(config.host, config.deliveryPort) }) : null;
   const rateLimit = managementRateLimit(requestDocs.reads, config.rateLimit, requests);
   const managementDeps = {
     bus,
@@ -213,28 +227,30 @@ export async function startService(config: Config, logger: Logger = createLogger
   // Hot write routes skip express's router (docs/decisions/0215).
   const managementListener = managementThinPath(management, { ...managementDeps, logger, metrics });
   const writeDeps = { bus, validator, projections, readStore, waitTimeoutMs: config.waitTimeoutMs, resourceQuota };
-  const mcp = new McpEndpoint({ routing, readStore, auth: deliveryAuth });
+  const mcp = new LazyMcpEndpoint({ routing, readStore, auth: deliveryAuth });
   const delivery = deliveryApp({ routing, searchIndex, embedder, auth: deliveryAuth, writes: writeDeps, mcp, log, status: environmentStatus, front: frontRouter(front, 'delivery') });
   const servers = [
     await listen(managementListener as never, config.host, config.port, managementListener.serverOptions),
     await listen(tracedListener('delivery-read', deliveryFront({ app: delivery as never, routing, cache: served, auth: deliveryAuth, status: environmentStatus, observer: servedObserver({ logger, metrics, app: delivery }), index: searchIndex, search: { index: searchIndex, embedder } })) as never, config.host, config.deliveryPort),
   ];
-  const urls = { base: urlOf(config.host, servers[0]!), delivery: urlOf(config.host, servers[1]!) };
+  // The word vectors opened (or prepared) and the search body's schema compiled now, not by the first search (docs/decisions/0349).
+  if (embedder instanceof StaticWordEmbedder) embedder.warm().catch((error: unknown) => log('opening the word vectors failed', error));
+  setImmediate(prepareBodyShape);
+  const portOf = (server: Server): number => (server.address() as AddressInfo).port;
+  const urls = { base: urlOf(config.host, portOf(servers[0]!)), delivery: urlOf(config.host, portOf(servers[1]!)) };
   deliveryOrigin = urls.delivery;
-
-  const { file, created } = await ensureBootstrap(config, { bus, eventStore, projections, jwtSecret: secret, urls });
-  // After the first start's setup, which no plan refuses: every later write passes these checks.
-  bus.useGuard(environmentWriteGuard(bus));
-  bus.useGuard(billingGuard(bus, usageMeter.of, config.billing, (key, window) => keyWritesOf(readStore, key, window)));
+  if (!portsKnown) file = fileFor(urls);
   // After the catch-up: a schedule due while the service was down fires now, deliveries left pending go out.
   scheduler.arm();
   sender.start();
+  // The bootstrap step is over (with fixed ports it was before they listened): /readyz may answer 200 from now on.
+  bootstrapped = true;
 
   let stopping: Promise<void> | null = null;
   return {
     urls,
     bootstrap: file,
-    bootstrapCreated: created,
+    bootstrapCreated: prepared !== null && 'made' in prepared,
     projections,
     apps: { management, delivery },
     managementThin: managementListener.thin,
@@ -247,6 +263,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         await audit.close();
         await Promise.all([scheduler.stop(), sender.stop()]);
         await projections.stop();
+        if (embedder instanceof StaticWordEmbedder) await embedder.close();
         await closeStores(stores);
       })();
       return stopping;

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { windowOf, windowResetsAt, type BillingSettings } from '../domain/billing.js';
 import { notFound } from '../domain/errors.js';
-import { PLAN_CODES, PLANS, type PlanCode } from '../domain/plan.js';
+import { limitsOf, PLAN_CODES, shownLimit, type PlanCode } from '../domain/plan.js';
 import { REGIONS } from '../domain/regions.js';
 import { usageOf } from '../projections/usage.js';
 import type { ReadDeps } from './deps.js';
@@ -50,7 +50,7 @@ export function organizationsReadRouter(deps: OrganizationReadDeps): Router {
   router.get('/organizations/:org/plan/', async (req, res) => {
     const doc = await organization(organizationAdmin(req, res).organization);
     const since = String(doc.plan_changed_at ?? doc.created_at);
-    res.json({ active_plan: planView(doc.plan as PlanCode, deps.billing, since), next_plan: null });
+    res.json({ active_plan: planView(doc.plan as PlanCode, deps.billing, since, doc.unlimited === true), next_plan: null });
   });
 
   router.get('/organizations/:org/usage/', async (req, res) => {
@@ -70,7 +70,7 @@ export function organizationsReadRouter(deps: OrganizationReadDeps): Router {
       units: { remained, unit_cost: free ? 0 : billing.writePriceUsd, allow_negative: false, negative_limit: 0 },
       storage: { data_storage: usage.data_storage, vector_storage: usage.vector_storage },
       usage: {
-        projects: { max: PLANS[plan].projects, current: usage.projects },
+        projects: { max: shownLimit(limitsOf(plan, org.unlimited === true).projects), current: usage.projects },
         resources: { max: deps.resourceLimit, current: usage.resources },
         users: { max: null, current: users },
       },

@@ -1,5 +1,5 @@
 import type { BillingSettings } from '../domain/billing.js';
-import { CEILINGS, PLAN_INFO, PLANS, shownLimit, type PlanCode } from '../domain/plan.js';
+import { CEILINGS, limitsOf, PLAN_INFO, shownLimit, type PlanCode } from '../domain/plan.js';
 import { regionOf, type Region } from '../domain/regions.js';
 import { COMPONENT_INHERITANCE_DEPTH } from '../domain/schema/publish-rules.js';
 import type { Doc } from '../projections/ports.js';
@@ -59,8 +59,8 @@ export const projectView = (doc: Doc, environments: readonly Doc[]) => ({
 });
 
 /** A plan object; `since` is when the organization switched to it (for its active plan). */
-export function planView(code: PlanCode, billing: BillingSettings, since: string | null = null) {
-  const limits = PLANS[code];
+export function planView(code: PlanCode, billing: BillingSettings, since: string | null = null, unlimited = false) {
+  const limits = limitsOf(code, unlimited);
   const paid = code !== 'free';
   return {
     code,

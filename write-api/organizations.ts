@@ -63,7 +63,7 @@ export function organizationsWriteRouter(deps: WriteDeps & { readonly billing: B
       status: 200,
       read: async () => {
         const doc = await read(ctx.organization);
-        return { active_plan: planView(doc.plan as PlanCode, deps.billing, String(doc.plan_changed_at ?? doc.created_at)), next_plan: null };
+        return { active_plan: planView(doc.plan as PlanCode, deps.billing, String(doc.plan_changed_at ?? doc.created_at), doc.unlimited === true), next_plan: null };
       },
       fallback: () => ({ active_plan: planView(code as PlanCode, deps.billing, ctx.now), next_plan: null }),
     });

@@ -1,6 +1,6 @@
 import type { Decider, Message } from '../decider.js';
 import { DomainError, notFound } from '../errors.js';
-import { PLANS, planLimitExceeded, type PlanCode } from '../plan.js';
+import { limitsOf, planLimitExceeded, type PlanCode } from '../plan.js';
 import type { OrganizationCreated, OrganizationDetails, OrganizationEvent } from './events.js';
 
 export type { OrganizationCreated, OrganizationEvent } from './events.js';
@@ -20,6 +20,8 @@ type ActiveOrganization = {
   readonly status: 'active';
   readonly key: string;
   readonly plan: PlanCode;
+  /** Enterprise's custom values are no limits (docs/decisions/0348). */
+  readonly unlimited: boolean;
   readonly details: OrganizationDetails;
   readonly projects: readonly string[];
   readonly seeded: boolean;
@@ -35,7 +37,7 @@ const active = (state: OrganizationState): ActiveOrganization => {
 
 function evolve(state: OrganizationState, event: OrganizationEvent): OrganizationState {
   if (event.type === 'OrganizationCreated') {
-    return { status: 'active', key: event.data.key, plan: event.data.plan, details: { ...EMPTY_DETAILS, name: event.data.name }, projects: [], seeded: false };
+    return { status: 'active', key: event.data.key, plan: event.data.plan, unlimited: event.data.unlimited === true, details: { ...EMPTY_DETAILS, name: event.data.name }, projects: [], seeded: false };
   }
   if (state.status !== 'active') return state;
   switch (event.type) {
@@ -82,7 +84,7 @@ export const organization: Decider<OrganizationState, OrganizationCommand, Organ
         const seed: OrganizationEvent[] = org.seeded ? [] : [{ type: 'ProjectSlotsSeeded', data: { organization: org.key, projects: existing ?? [] } }];
         const taken = seed.reduce(evolve, org as OrganizationState) as ActiveOrganization;
         if (taken.projects.includes(project)) return seed;
-        const quota = PLANS[org.plan].projects;
+        const quota = limitsOf(org.plan, org.unlimited).projects;
         if (taken.projects.length >= quota) throw planLimitExceeded('projects', taken.projects.length, quota, true);
         return [...seed, { type: 'ProjectSlotReserved', data: { organization: org.key, project } }];
       }

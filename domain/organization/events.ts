@@ -15,7 +15,12 @@ export type OrganizationDetails = {
   zip_code: string | null;
 };
 
-export type OrganizationCreated = Message<'OrganizationCreated', { key: string; name: string; plan: PlanCode; owner: string; created_at: string }>;
+/**
+ * `unlimited`: on the Enterprise plan, whose quotas the specification leaves custom, the custom values
+ * are "none": no quota and no rate limit. Only the organization a self-hosted installation creates
+ * at first start has it (docs/decisions/0348).
+ */
+export type OrganizationCreated = Message<'OrganizationCreated', { key: string; name: string; plan: PlanCode; owner: string; created_at: string; unlimited?: boolean }>;
 export type OrganizationUpdated = Message<'OrganizationUpdated', { key: string } & OrganizationDetails>;
 export type PlanChanged = Message<'PlanChanged', { key: string; plan: PlanCode; previous: PlanCode; changed_at: string }>;
 /** A project slot of the organization's projects quota, taken before the project is created. */

@@ -10,3 +10,5 @@ export declare const CONSOLE_OUT: string;
 export declare const CONSOLE_STAMP: string;
 export declare function isConsoleStale(root: string): boolean;
 export declare function buildConsole(root: string): Promise<void>;
+export declare function compilerArgs(root: string): string[];
+export declare function finishBuild(root: string): void;

@@ -64,13 +64,22 @@ export function bundleRebuild(root, outdir = join(root, REBUILD_BUNDLE)) {
   });
 }
 
-/** Compiles with the project's own TypeScript, bundles the rebuild and stamps the build; returns the compiler's exit code. */
-export function build(root) {
-  const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
-  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
-  if (result.status !== 0) return result.status ?? 1;
+/** Node's arguments that compile the project with its own TypeScript. */
+export function compilerArgs(root) {
+  return [createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')];
+}
+
+/** After a successful compile: bundles the rebuild and stamps the build. */
+export function finishBuild(root) {
   bundleRebuild(root);
   writeFileSync(join(root, STAMP), `${new Date().toISOString()}\n`);
+}
+
+/** Compiles with the project's own TypeScript, bundles the rebuild and stamps the build; returns the compiler's exit code. */
+export function build(root) {
+  const result = spawnSync(process.execPath, compilerArgs(root), { stdio: 'inherit' });
+  if (result.status !== 0) return result.status ?? 1;
+  finishBuild(root);
   return 0;
 }
 

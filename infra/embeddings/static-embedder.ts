@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { SingleBar, Presets } from 'cli-progress';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Embedder } from '../../projections/embedder.js';
@@ -20,8 +21,29 @@ export function wordVectorsSource(): { json: string; cacheName: string } {
 
 const converting = new Map<string, Promise<string>>();
 
-/** The converted file in `cacheDir`, converting the package's JSON on first use (once per process and cache). */
-export function preparedWordVectors(cacheDir: string): Promise<string> {
+/** Told when a conversion starts (the path it writes): the service logs it. */
+export type OnConvert = (target: string) => void;
+
+/** Converts with a progress bar on standard error when it is a terminal (quiet otherwise). */
+async function convertShown(json: string, target: string): Promise<void> {
+  const bar = new SingleBar(
+    { stream: process.stderr, format: 'preparing the word vectors (once) [{bar}] {percentage}% | ETA {eta}s', noTTYOutput: false },
+    Presets.shades_classic,
+  );
+  bar.start(statSync(json).size, 0);
+  try {
+    await convertWordVectors(json, target, (bytes) => bar.update(bytes));
+  } finally {
+    bar.stop();
+  }
+}
+
+/**
+ * The converted file in `cacheDir`, converting the package's JSON when it is not there yet (once
+ * per process and cache). `npm install` prepares the default cache (docs/decisions/0349), so only
+ * another EMBEDDINGS_CACHE_DIR, or an install that skipped it, converts here.
+ */
+export function preparedWordVectors(cacheDir: string, onConvert?: OnConvert): Promise<string> {
   const { json, cacheName } = wordVectorsSource();
   const target = join(cacheDir, cacheName);
   let pending = converting.get(target);
@@ -29,7 +51,8 @@ export function preparedWordVectors(cacheDir: string): Promise<string> {
     pending = (async () => {
       if (!existsSync(target)) {
         mkdirSync(cacheDir, { recursive: true });
-        await convertWordVectors(json, target);
+        onConvert?.(target);
+        await convertShown(json, target);
       }
       return target;
     })();
@@ -42,17 +65,20 @@ export function preparedWordVectors(cacheDir: string): Promise<string> {
 /**
  * The embedded default model: static word vectors shipped in an npm package, a sentence
  * being the SIF-weighted mean of its words' vectors (docs/decisions/0050). Nothing is read
- * until the first text is embedded.
+ * until `warm()` or the first text embedded.
  */
 export class StaticWordEmbedder implements Embedder {
   readonly model = WORD_VECTORS_PACKAGE;
   private file: Promise<WordVectorsFile> | null = null;
   private readonly cache = new Map<string, WordVector | null>();
 
-  constructor(private readonly cacheDir: string) {}
+  constructor(
+    private readonly cacheDir: string,
+    private readonly onConvert?: OnConvert,
+  ) {}
 
   private open(): Promise<WordVectorsFile> {
-    this.file ??= preparedWordVectors(this.cacheDir).then((path) => WordVectorsFile.open(path));
+    this.file ??= preparedWordVectors(this.cacheDir, this.onConvert).then((path) => WordVectorsFile.open(path));
     this.file.catch(() => (this.file = null));
     return this.file;
   }
@@ -64,6 +90,11 @@ export class StaticWordEmbedder implements Embedder {
     if (this.cache.size >= CACHED_WORDS) this.cache.clear();
     this.cache.set(word, found);
     return found;
+  }
+
+  /** Opens the word vectors (converting them first if they are not prepared), so that the first text embedded waits for nothing: the service calls it once it listens. */
+  async warm(): Promise<void> {
+    await this.open();
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {

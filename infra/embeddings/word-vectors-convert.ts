@@ -12,28 +12,35 @@ import { StringDecoder } from 'node:string_decoder';
  */
 export const MAGIC = 'WVEC0001';
 export const HEADER_BYTES = 64;
-
-// One entry of the source's `vectors` object: "word":[d1,...,dN,l2norm,rank]
-const ENTRY = /"((?:[^"\\]|\\.)*)":\[([^\]]*)\]/y;
-const SEPARATOR = /[\s,]*/y;
+/** Words whose vectors are written at once. */
+const BLOCK_WORDS = 4096;
 
 type Entries = { words: Buffer[]; ranks: number[] };
 
-/** Parses as many whole entries of `text` from `at` as there are; returns where it stopped and whether the object ended. */
-function drain(text: string, at: number, dims: number, emit: (word: string, values: number[]) => void): { at: number; done: boolean } {
-  for (;;) {
-    SEPARATOR.lastIndex = at;
-    SEPARATOR.exec(text);
-    at = SEPARATOR.lastIndex;
-    if (text[at] === '}') return { at, done: true };
-    ENTRY.lastIndex = at;
-    const match = ENTRY.exec(text);
-    if (!match) return { at, done: false };
-    const values = match[2]!.split(',').map(Number);
-    if (values.length !== dims + 2) throw new Error(`word vector of ${values.length - 2} dimensions, expected ${dims}`);
-    emit(JSON.parse(`"${match[1]}"`) as string, values);
-    at = ENTRY.lastIndex;
+/**
+ * Parses the whole entries at the start of `text` (the inside of the source's `vectors` object:
+ * `"word":[d1,...,dN,l2norm,rank],...`) with one JSON.parse, about three times faster than an
+ * entry at a time (docs/decisions/0349). The cut is the last `]` followed by `,` or `}`; one that
+ * falls inside a word (which may hold such characters) or after the object does not parse, and the
+ * cut before it is tried. Returns where it stopped and whether the object ended.
+ */
+function drain(text: string, dims: number, emit: (word: string, values: number[]) => void): { at: number; done: boolean } {
+  for (let cut = text.length; cut > 0; ) {
+    cut = Math.max(text.lastIndexOf('],', cut - 1), text.lastIndexOf(']}', cut - 1));
+    if (cut < 0) break;
+    let entries: Record<string, number[]>;
+    try {
+      entries = JSON.parse(`{${text.slice(0, cut + 1)}}`) as Record<string, number[]>;
+    } catch {
+      continue;
+    }
+    for (const [word, values] of Object.entries(entries)) {
+      if (values.length !== dims + 2) throw new Error(`word vector of ${values.length - 2} dimensions, expected ${dims}`);
+      emit(word, values);
+    }
+    return { at: cut + 2, done: text[cut + 1] === '}' };
   }
+  return { at: 0, done: false };
 }
 
 /**
@@ -41,17 +48,27 @@ function drain(text: string, at: number, dims: number, emit: (word: string, valu
  * binary file at `target`, holding only the word list in memory; written to a temporary name and
  * renamed, so readers never see half a file.
  */
-export async function convertWordVectors(source: string, target: string): Promise<void> {
+export async function convertWordVectors(source: string, target: string, progress?: (bytesRead: number) => void): Promise<void> {
   const temp = `${target}.${process.pid}.tmp`;
   const fd = openSync(temp, 'w');
   try {
     const entries: Entries = { words: [], ranks: [] };
     let dims = 0;
     let offset = HEADER_BYTES;
+    // Vectors are gathered in a block and written a block at a time: one write a word was most of the conversion's time.
+    let block = new Float32Array(0);
+    let filled = 0;
+    const flush = () => {
+      if (filled === 0) return;
+      writeSync(fd, new Uint8Array(block.buffer, 0, filled * 4), 0, filled * 4, offset);
+      offset += filled * 4;
+      filled = 0;
+    };
     const write = (word: string, values: number[]) => {
-      const vector = Float32Array.from(values.slice(0, dims));
-      writeSync(fd, new Uint8Array(vector.buffer), 0, vector.byteLength, offset);
-      offset += vector.byteLength;
+      if (block.length === 0) block = new Float32Array(dims * BLOCK_WORDS);
+      if (filled + dims > block.length) flush();
+      for (let i = 0; i < dims; i++) block[filled + i] = values[i]!;
+      filled += dims;
       entries.words.push(Buffer.from(word, 'utf8'));
       entries.ranks.push(values[dims + 1]!);
     };
@@ -59,8 +76,11 @@ export async function convertWordVectors(source: string, target: string): Promis
     let text = '';
     let inVectors = false;
     let done = false;
+    let bytesRead = 0;
     for await (const chunk of createReadStream(source, { highWaterMark: 1 << 20 })) {
       if (done) break;
+      bytesRead += (chunk as Buffer).length;
+      progress?.(bytesRead);
       text += decoder.write(chunk as Buffer);
       if (!inVectors) {
         const start = text.indexOf('"vectors":{');
@@ -71,11 +91,12 @@ export async function convertWordVectors(source: string, target: string): Promis
         text = text.slice(start + '"vectors":{'.length);
         inVectors = true;
       }
-      const result = drain(text, 0, dims, write);
+      const result = drain(text, dims, write);
       text = text.slice(result.at);
       done = result.done;
     }
     if (!done) throw new Error('the word-vector file ended inside "vectors"');
+    flush();
     writeSections(fd, offset, dims, entries);
   } catch (error) {
     closeSync(fd);

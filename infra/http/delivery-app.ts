@@ -16,7 +16,7 @@ import { BODY_LIMIT } from './management-app.js';
 import { deferBodyErrors, jsonBody } from './raw-body.js';
 
 /** The delivery interface: `{delivery_url}/{api_prefix}/...` where delivery_url is `{origin}/{env}`. */
-export function deliveryApp(deps: { routing: DeliveryRouting; searchIndex: SearchIndex; embedder: Embedder; auth: DeliveryAuth; writes: WriteDeps; mcp?: McpEndpoint; log: (m: string, e: unknown) => void; status?: EnvironmentStatus; front?: RequestHandler }): Express {
+export function deliveryApp(deps: { routing: DeliveryRouting; searchIndex: SearchIndex; embedder: Embedder; auth: DeliveryAuth; writes: WriteDeps; mcp?: Pick<McpEndpoint, 'handle'>; log: (m: string, e: unknown) => void; status?: EnvironmentStatus; front?: RequestHandler }): Express {
   const app = express();
   app.set('etag', false);
   app.set('x-powered-by', false);

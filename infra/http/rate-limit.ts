@@ -3,7 +3,7 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { isoNow } from '../../commands/time-text.js';
 import { windowOf } from '../../domain/billing.js';
 import { DomainError } from '../../domain/errors.js';
-import { PLANS, type PlanCode } from '../../domain/plan.js';
+import { isUnlimited, limitsOf, type PlanCode } from '../../domain/plan.js';
 import type { ReadStore } from '../../projections/ports.js';
 import type { Principal } from '../../read-api/principal.js';
 import type { RequestCounter } from '../../read-api/request-counter.js';
@@ -50,7 +50,8 @@ export function managementRateLimit(store: ReadStore, setting: RateLimitSetting,
     if (setting === 'off') return null;
     if (typeof setting === 'number') return setting;
     const org = await store.collection('organizations').get(organization);
-    return PLANS[(org?.plan as PlanCode | undefined) ?? 'free'].requests_per_minute;
+    const perMinute = limitsOf((org?.plan as PlanCode | undefined) ?? 'free', org?.unlimited === true).requests_per_minute;
+    return isUnlimited(perMinute) ? null : perMinute;
   };
 
   return async (req, res, next) => {

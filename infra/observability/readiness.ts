@@ -18,6 +18,8 @@ export type ProjectionReport = {
 
 export type Readiness = {
   readonly status: 'ready' | 'not_ready';
+  /** The first start's bootstrap (or a restart's reading of bootstrap.json) is done. */
+  readonly bootstrapped: boolean;
   readonly draining: boolean;
   readonly event_store: { readonly reachable: boolean; readonly head: Position | null; readonly error: string | null };
   /** A projection is caught up while at most this many events are not applied yet. */
@@ -32,6 +34,7 @@ export type ReadinessDeps = {
   /** Bound on each event-store call of one check. */
   readonly timeoutMs: number;
   readonly draining: () => boolean;
+  readonly bootstrapped: () => boolean;
 };
 
 /** What a runner may report beyond its name and checkpoint (a fault policy adds `stopped` and `error`). */
@@ -49,7 +52,7 @@ function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
  * Each projection's checkpoint and lag, read from what the runners expose: `name` and
  * `checkpoint` always, and `status()` where a runner has one (its `stopped` and `error`).
  */
-export async function projectionReports(deps: Omit<ReadinessDeps, 'draining'>): Promise<ProjectionReport[]> {
+export async function projectionReports(deps: Omit<ReadinessDeps, 'draining' | 'bootstrapped'>): Promise<ProjectionReport[]> {
   // Reactors (cascades) are projections that issue commands: they are reported too, where they exist.
   const reactors = (deps.projections as { reactors?: Projections['runners'] }).reactors ?? [];
   return Promise.all(
@@ -63,7 +66,7 @@ export async function projectionReports(deps: Omit<ReadinessDeps, 'draining'>): 
   );
 }
 
-/** `/readyz`: the event store answers, and every projection runs and is within `maxLag` events of the head. */
+/** `/readyz`: bootstrapped, the event store answers, and every projection runs and is within `maxLag` events of the head. */
 export async function readiness(deps: ReadinessDeps): Promise<Readiness> {
   const draining = deps.draining();
   let head: Position | null = null;
@@ -74,6 +77,7 @@ export async function readiness(deps: ReadinessDeps): Promise<Readiness> {
     error = failure instanceof Error ? failure.message : String(failure);
   }
   const projections = head === null ? [] : await projectionReports(deps).catch(() => []);
-  const ready = !draining && head !== null && projections.length >= deps.projections.runners.length && projections.every((p) => p.caught_up);
-  return { status: ready ? 'ready' : 'not_ready', draining, event_store: { reachable: head !== null, head, error }, max_lag: deps.maxLag, projections };
+  const bootstrapped = deps.bootstrapped();
+  const ready = bootstrapped && !draining && head !== null && projections.length >= deps.projections.runners.length && projections.every((p) => p.caught_up);
+  return { status: ready ? 'ready' : 'not_ready', bootstrapped, draining, event_store: { reachable: head !== null, head, error }, max_lag: deps.maxLag, projections };
 }

@@ -144,6 +144,7 @@ export const COMPONENT_SCHEMAS: Readonly<Record<string, Json>> = {
   Readiness: object(
     {
       status: { enum: ['ready', 'not_ready'] },
+      bootstrapped: bool,
       draining: bool,
       event_store: object({ reachable: bool, head: strOrNull, error: strOrNull }, 'The event store.'),
       max_lag: int,

@@ -51,7 +51,7 @@ export type DeliveryRouterDeps = {
   readonly index: SearchIndex;
   readonly auth: DeliveryAuth;
   readonly writes?: DeliveryWrites;
-  readonly mcp?: McpEndpoint;
+  readonly mcp?: Pick<McpEndpoint, 'handle'>;
   readonly search?: SearchDeps;
 };
 

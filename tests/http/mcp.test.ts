@@ -238,7 +238,7 @@ describe('HTTP: the agent endpoint {prefix}/_mcp', function () {
     const hidden = await s.api('POST', v1(s, '/api/'), { name: 'Hidden', prefix: 'hidden', mcp_enabled: false, is_auth_required: true });
     expect(hidden.status).to.equal(201);
     const answer = await fetch(mcpUrl('hidden'));
-    expect(answer.status).to.equal(404);
+    expect(answer.status, await answer.clone().text()).to.equal(404);
     expect((await json(answer)).error_code).to.equal('route_not_found');
     const locked = await s.api('POST', v1(s, '/api/'), { name: 'Locked', prefix: 'locked', is_auth_required: true });
     expect(locked.status).to.equal(201);

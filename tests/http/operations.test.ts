@@ -31,6 +31,7 @@ describe('HTTP: operations endpoints (healthz, readyz, metrics, request ids)', f
       const r = await s.get(`${origin()}/readyz`);
       expect(r.status).to.equal(200);
       expect(r.body.status).to.equal('ready');
+      expect(r.body.bootstrapped).to.equal(true);
       expect(r.body.event_store.reachable).to.equal(true);
       expect(r.body.event_store.head).to.be.a('string').and.not.equal('');
       const names = s.service.projections.runners.map((runner) => runner.name);

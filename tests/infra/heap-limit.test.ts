@@ -11,7 +11,7 @@ type EnvInstruction = { getProperties(): { getName(): string; getValue(): string
 describe('the heap limit of every start of the service', () => {
   it('is passed by npm start, set as NODE_OPTIONS in the container, and given to the benchmark service', () => {
     const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
-    expect(scripts.start).to.equal(`node ${SERVICE_V8_FLAGS.join(' ')} dist/infra/main.js`);
+    expect(scripts.start).to.equal(`exec node ${SERVICE_V8_FLAGS.join(' ')} infra/cli/start.mjs`);
     expect(SERVICE_V8_FLAGS).to.deep.equal([HEAP_LIMIT_FLAG, SEMI_SPACE_FLAG]);
 
     const dockerfile = DockerfileParser.parse(readFileSync('Dockerfile', 'utf8'));

@@ -3,6 +3,8 @@ import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { preparedWordVectors, StaticWordEmbedder, wordVectorsSource } from '../../infra/embeddings/static-embedder.js';
 import { convertWordVectors } from '../../infra/embeddings/word-vectors-convert.js';
+import { defaultWordVectorsCache } from '../../infra/embeddings/word-vectors-cache.js';
+import { loadConfig } from '../../infra/config.js';
 import { WordVectorsFile } from '../../infra/embeddings/word-vectors-file.js';
 import { TEST_EMBEDDINGS_CACHE } from '../support/embeddings.js';
 import { tempDir } from '../support/temp.js';
@@ -39,6 +41,33 @@ describe('word-vector conversion', () => {
     } finally {
       file.close();
     }
+  });
+
+  it('keeps words that look like JSON or numbers, reports the bytes it read, and stops at the end of the vectors object (docs/decisions/0349)', async () => {
+    const dir = tempDir();
+    const source = join(dir, 'tricky.json');
+    const words = ['2019', '1', 'a],"b', ']}', '__proto__', 'x'];
+    writeFileSync(source, JSON.stringify({ dimensions: 2, vectors: Object.fromEntries(words.map((w, i) => [w, [i, i + 0.5, 1, i]])), unkVector: [0, 0, 0, -1] }));
+    const target = join(dir, 'tricky.bin');
+    const seen: number[] = [];
+    await convertWordVectors(source, target, (bytes) => seen.push(bytes));
+    expect(seen.at(-1)).to.equal(statSync(source).size);
+    const file = WordVectorsFile.open(target);
+    try {
+      expect(file.count).to.equal(words.length);
+      words.forEach((word, i) => {
+        expect(Array.from(file.lookup(word)!.vector), word).to.deep.equal([i, i + 0.5]);
+        expect(file.lookup(word)!.rank, word).to.equal(i);
+      });
+      expect(file.lookup('unkVector')).to.equal(null);
+    } finally {
+      file.close();
+    }
+  });
+
+  it('is prepared by npm install into the default cache, shared by every data directory', () => {
+    expect(loadConfig({ DATA_DIR: '/somewhere' }).embeddings.cacheDir).to.equal(defaultWordVectorsCache());
+    expect(defaultWordVectorsCache()).to.match(/node_modules\/\.cache\/eventsourced-cms$/);
   });
 
   it('refuses a file that ends inside the vectors object', async () => {

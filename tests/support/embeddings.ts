@@ -1,8 +1,8 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { defaultWordVectorsCache } from '../../infra/embeddings/word-vectors-cache.js';
 
 /**
- * One word-vector cache for every test service and every run on this machine: the package's
- * JSON is converted once (a few seconds), then each service opens the converted file.
+ * The word-vector cache every test service uses: the default one, which `npm install` prepares
+ * (docs/decisions/0349), so no test converts the package's JSON; if it is missing, the first test
+ * that needs it converts it once for every later run.
  */
-export const TEST_EMBEDDINGS_CACHE = join(tmpdir(), 'cms-test-embeddings-cache');
+export const TEST_EMBEDDINGS_CACHE = defaultWordVectorsCache();

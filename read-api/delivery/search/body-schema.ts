@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { DomainError } from '../../../domain/errors.js';
 import { validationMessage } from '../../../domain/validation-messages.js';
 
@@ -63,7 +63,13 @@ export const SEARCH_BODY = {
   },
 } as const;
 
-const validate = ajv.compile(SEARCH_BODY);
+/** Compiled by `prepareBodyShape` once the service listens, or by the first search: at module load it cost a restart about 100 ms of CPU (docs/decisions/0347). */
+let validate: ValidateFunction | null = null;
+
+/** Compiles the body schema now, so that the first search does not (docs/decisions/0349). */
+export function prepareBodyShape(): void {
+  validate ??= ajv.compile(SEARCH_BODY);
+}
 
 /** Dotted names of the fields an error is about: `vector_search.query`, `find_text.fields.0`. */
 function fieldOf(error: ErrorObject): string {
@@ -82,9 +88,10 @@ export function invalid(detail: Map<string, string[]> | Record<string, string[]>
 /** Checks the body's shape; a refusal is 422 validation_error with each offending field named in `detail`. */
 export function checkBodyShape(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null) return {};
-  if (validate(body)) return body as Record<string, unknown>;
+  prepareBodyShape();
+  if (validate!(body)) return body as Record<string, unknown>;
   const detail = new Map<string, string[]>();
-  for (const error of validate.errors ?? []) {
+  for (const error of validate!.errors ?? []) {
     const field = fieldOf(error);
     const message = validationMessage(error);
     detail.set(field, [...(detail.get(field) ?? []), message]);

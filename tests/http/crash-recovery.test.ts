@@ -45,9 +45,9 @@ describe('a crash under load (SIGKILL mid-write, restart on the same data direct
     // The restart: the service comes back on the same directory, every projection catches up.
     const restarted = await startTestService({}, dataDir);
     try {
-      // The projections are caught up when the start returns; the reactor catches up beside them.
+      // The projections are caught up when the start returns; the reactors catch up beside them.
       const head = restarted.service.projections.runner('read-models')?.checkpoint ?? '';
-      expect(await restarted.service.projections.runner('cascades')?.waitFor(head, 30_000)).to.equal(true);
+      for (const reactor of restarted.service.projections.reactors) expect(await reactor.waitFor(head, 30_000), reactor.name).to.equal(true);
       const status = restarted.service.projections.status();
       expect(status.every((p) => !p.stopped && p.lag === 0), JSON.stringify(status)).to.equal(true);
       // A claim left without its resource by the crash is taken up by the next upsert of its value.

@@ -35,8 +35,6 @@ export type Config = {
   readonly readSideOneCommit: boolean;
   /** The read side's thread applies each group committed during its WAL sync and commits it once its batches come (docs/decisions/0313). */
   readonly readSidePreview: boolean;
-  /** Text searches of the embedded delivery index answered by a thread of their own (docs/decisions/0305; on by default, 0312). */
-  readonly textSearchThread: boolean;
 };
 
 const PLANS: readonly PlanCode[] = ['free', 'starter', 'pro', 'enterprise'];
@@ -85,7 +83,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readSideThread: onOff(env.READ_SIDE_THREAD, true, 'READ_SIDE_THREAD'),
     readSideOneCommit: onOff(env.READ_SIDE_ONE_COMMIT, true, 'READ_SIDE_ONE_COMMIT'),
     readSidePreview: onOff(env.READ_SIDE_PREVIEW, false, 'READ_SIDE_PREVIEW'),
-    textSearchThread: onOff(env.TEXT_SEARCH_THREAD, true, 'TEXT_SEARCH_THREAD'),
     embeddings: {
       url: env.EMBEDDINGS_URL || undefined,
       model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small',

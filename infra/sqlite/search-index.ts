@@ -1,20 +1,17 @@
 import type { Position } from '../../commands/ports.js';
 import { effectiveSort, type DeliveryQuery } from '../../projections/delivery-query.js';
 import { fold } from '../../projections/delivery-query-eval.js';
-import type { CursorKey, DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx, StoredDoc, StoredPage } from '../../projections/ports.js';
+import type { CursorKey, DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx, StoredDoc, StoredPage, Scored, SearchEntries, TextQuery, VectorQuery } from '../../projections/ports.js';
 import { pageSql, type SqlParam } from './delivery-query-sql.js';
 import { Mutex } from '../mutex.js';
-import type { Scored, SearchEntries, TextQuery, VectorQuery } from '../../projections/search-ports.js';
 import { activeFields, type SearchField } from '../../projections/search-fields.js';
 import { openSqlite, type SqliteDb } from './open.js';
 import { checkpointInBackground, checkpointWithoutThread } from './background-checkpoints.js';
-import { SEARCH_SCHEMA, SqliteSearchTables, vectorsBytes } from './search-tables.js';
+import { migrateTextRowRanges, SEARCH_SCHEMA, SqliteSearchTables, vectorsBytes } from './search-tables.js';
 import { docId, folderPrefix, RecentVectorSizes } from './recent-vector-sizes.js';
 import type { Statement } from './driver.js';
 import { DATA_VALUE, DOC_COLUMNS, docRowOf, migrateDocsFormat, type RawDocRow } from './docs-format.js';
-import { SYNC_LOAD_ROWS, TextChanges, TextIndexKeeper } from './text-index-keeper.js';
 import { DataVersionLook } from './data-version-look.js';
-import { TextSearchThread } from './text-search-client.js';
 import { storedItem, type DocRow } from './stored-doc.js';
 import { rowsByRowids } from './docs-by-rowid.js';
 import { SearchFieldsCache } from './search-fields-cache.js';
@@ -128,7 +125,7 @@ class Writer implements SearchIndexTx {
     this.cleared.delete(id);
     const rowid = cleared ?? this.s.rowid.get(env, folder, key)?.rowid;
     if (rowid === undefined) return;
-    this.search.index(rowid, scopeOf(env, folder), entries, { key, cleared: cleared !== undefined });
+    this.search.index(rowid, scopeOf(env, folder), entries, cleared !== undefined);
     this.vectorSizes.set(id, vectorsBytes(entries));
   }
 
@@ -189,62 +186,32 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly mutex = new Mutex();
   private readonly searchWriter: SqliteSearchTables;
   private readonly searchReader: SqliteSearchTables;
-  /** The FTS rows' changes of each unit of work, for the reader's in-memory text index (docs/decisions/0200). */
-  private readonly textChanges: TextChanges;
-  private readonly textKeeper: TextIndexKeeper;
   private readonly fieldsCache: SearchFieldsCache;
   /** The collections with a filter index (filter-indexes.ts), as of the last commit that changed them. */
   private filterIndexed: ReadonlySet<string>;
   /** `vectors_size` of the documents the last units of work wrote: no query for them (docs/decisions/0296). */
   private readonly recentVectorSizes = new RecentVectorSizes();
 
-  /** The thread that holds the in-memory text index and answers text searches, when on (docs/decisions/0305). */
-  private readonly textThread: TextSearchThread | null;
-
-  /**
-   * `shortLived`: written for a while and closed (a rebuild's fresh file): no checkpoint thread (docs/decisions/0295).
-   * `textThread`: text searches answered by a thread of their own (docs/decisions/0305; the service's TEXT_SEARCH_THREAD).
-   */
-  constructor(file: string, shortLived = false, options: { readonly textThread?: boolean; readonly textThreadModule?: string } = {}) {
+  /** `shortLived`: written for a while and closed (a rebuild's fresh file): no checkpoint thread (docs/decisions/0295). */
+  constructor(file: string, shortLived = false) {
     this.writer = openSqlite(file, { vectors: true, derived: true });
     this.writer.exec(SCHEMA);
     this.writer.exec(SEARCH_SCHEMA);
     migrateDocsFormat(this.writer);
+    migrateTextRowRanges(this.writer);
     this.filterIndexed = this.writer.transaction(() => syncFilterIndexes(this.writer)).immediate();
     this.reader = openSqlite(file, { vectors: true });
     this.reader.function('fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? fold(value) : value));
     this.w = statements(this.writer);
     this.r = statements(this.reader);
-    const version = new DataVersionLook(this.reader);
-    this.textKeeper = new TextIndexKeeper(this.reader, file, SYNC_LOAD_ROWS, version);
-    this.textThread = options.textThread && !shortLived ? new TextSearchThread(file, undefined, options.textThreadModule) : null;
-    this.textChanges = new TextChanges(this.textKeeper, this.textThread);
-    this.searchWriter = new SqliteSearchTables(this.writer, { changes: this.textChanges });
-    this.searchReader = new SqliteSearchTables(this.reader, { keeper: this.textKeeper });
-    this.fieldsCache = new SearchFieldsCache(version);
+    this.searchWriter = new SqliteSearchTables(this.writer);
+    this.searchReader = new SqliteSearchTables(this.reader);
+    this.fieldsCache = new SearchFieldsCache(new DataVersionLook(this.reader));
     this.releaseCheckpoints = shortLived ? checkpointWithoutThread(this.writer) : checkpointInBackground(this.writer, file);
   }
 
   async searchText(env: string, folder: string, query: TextQuery): Promise<Scored[]> {
-    if (this.textThread?.available) {
-      // Null: the thread could not start or died; the search runs here, as without it.
-      const hits = await this.textThread.search(env, folder, query);
-      if (hits) return hits;
-    }
-    if (!query.words) return this.searchReader.searchText(env, folder, query);
-    // One look at data_version a search (docs/decisions/0280): prepare's, which the search then takes.
-    await this.textKeeper.prepare();
-    return this.searchReader.searchText(env, folder, query, true);
-  }
-
-  /** Whether text searches are being answered by the text search thread (for tests and measurements). */
-  get textThreadRunning(): boolean {
-    return this.textThread?.running ?? false;
-  }
-
-  /** How many times the text search thread loaded its copy of the index; null without a thread (for tests and measurements). */
-  async textThreadLoads(): Promise<number | null> {
-    return (await this.textThread?.loads()) ?? null;
+    return this.searchReader.searchText(env, folder, scopeOf(env, folder), query);
   }
 
   async searchVectors(env: string, folder: string, query: VectorQuery): Promise<Scored[]> {
@@ -397,13 +364,10 @@ export class SqliteSearchIndex implements SearchIndex {
         await work(tx);
         const filterIndexed = tx.fieldsChanged ? syncFilterIndexes(this.writer) : this.filterIndexed;
         this.w.saveCheckpoint.run(consumer, position);
-        this.textChanges.beforeCommit(this.writer);
         this.writer.exec('COMMIT');
         this.recentVectorSizes.committed(tx.vectorSizes, tx.removedFolder);
         this.filterIndexed = filterIndexed;
-        this.textChanges.afterCommit();
       } catch (error) {
-        this.textChanges.discard();
         if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
         throw error;
       }
@@ -415,7 +379,6 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async close(): Promise<void> {
-    await this.textThread?.stop();
     await this.releaseCheckpoints();
     await this.mutex.run(async () => {
       if (this.reader.open) this.reader.close();

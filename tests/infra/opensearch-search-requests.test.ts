@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { OpenSearchSearchIndex } from '../../infra/opensearch/search-index.js';
 import { ALL_FIELDS } from '../../projections/search-entries.js';
-import type { DeliveryDoc } from '../../projections/ports.js';
-import type { SearchEntries } from '../../projections/search-ports.js';
+import type { DeliveryDoc, SearchEntries } from '../../projections/ports.js';
 import { expansionsPerWord, maxEdits } from '../../projections/typo-tolerance.js';
 import { closeTerms } from '../../infra/sqlite/fuzzy-terms.js';
 import { RecordingOpenSearch } from '../support/recording-opensearch.js';

@@ -1,8 +1,7 @@
 import type { Position } from '../../commands/ports.js';
 import type { SearchField } from '../../projections/search-fields.js';
-import type { Scored } from '../../projections/search-ports.js';
+import type { Scored, DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx } from '../../projections/ports.js';
 import { effectiveSort, type DeliveryQuery } from '../../projections/delivery-query.js';
-import type { DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx } from '../../projections/ports.js';
 import { keysetQuery, referencesQuery, sortClauses, whereQuery } from '../../infra/opensearch/delivery-query-dsl.js';
 import { toSource, type Source } from '../../infra/opensearch/mapping.js';
 

@@ -16,6 +16,7 @@ import { storedItem, type DocRow } from './stored-doc.js';
 import { rowsByRowids } from './docs-by-rowid.js';
 import { SearchFieldsCache } from './search-fields-cache.js';
 import { changesFilterIndexes, collectionId, syncFilterIndexes } from './filter-indexes.js';
+import { clearSubstrings, ensureSubstringIndex, indexSubstrings, substringLookup, type SubstringLookup } from './substring-index.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS docs (
@@ -108,6 +109,7 @@ class Writer implements SearchIndexTx {
   constructor(
     private readonly s: Statements,
     private readonly search: SqliteSearchTables,
+    private readonly db: SqliteDb,
   ) {}
 
   async meta(id: string): Promise<unknown> {
@@ -142,11 +144,14 @@ class Writer implements SearchIndexTx {
       // A new row: nothing to clear (see `absent`), and its row id is the insert's.
       const { lastInsertRowid } = this.s.insert.run(doc.env, doc.folder, doc.key, doc.created_at, doc.updated_at, doc.owner, data);
       this.cleared.set(id, Number(lastInsertRowid));
+      indexSubstrings(this.db, Number(lastInsertRowid), doc.data);
     } else {
       const row = this.s.upsert.get(doc.env, doc.folder, doc.key, doc.created_at, doc.updated_at, doc.owner, data);
       if (row) {
         this.search.clear(row.rowid);
         this.cleared.set(id, row.rowid);
+        clearSubstrings(this.db, row.rowid);
+        indexSubstrings(this.db, row.rowid, doc.data);
       }
     }
     // Indexed again, a document holds no vectors until its search entries are indexed.
@@ -155,7 +160,10 @@ class Writer implements SearchIndexTx {
 
   async remove(env: string, folder: string, key: string): Promise<void> {
     const row = this.s.remove.get(env, folder, key);
-    if (row) this.search.clear(row.rowid);
+    if (row) {
+      this.search.clear(row.rowid);
+      clearSubstrings(this.db, row.rowid);
+    }
     const id = docId(env, folder, key);
     this.cleared.delete(id);
     this.absent.delete(id);
@@ -163,7 +171,10 @@ class Writer implements SearchIndexTx {
   }
 
   async removeFolder(env: string, folder: string): Promise<void> {
-    for (const row of this.s.removeFolder.all(env, folder)) this.search.clear(row.rowid);
+    for (const row of this.s.removeFolder.all(env, folder)) {
+      this.search.clear(row.rowid);
+      clearSubstrings(this.db, row.rowid);
+    }
     this.removedFolder = true;
     // What this unit wrote into the collection before is gone with it: the store answers for those.
     const prefix = folderPrefix(env, folder);
@@ -191,6 +202,7 @@ export class SqliteSearchIndex implements SearchIndex {
   private filterIndexed: ReadonlySet<string>;
   /** `vectors_size` of the documents the last units of work wrote: no query for them (docs/decisions/0296). */
   private readonly recentVectorSizes = new RecentVectorSizes();
+  private readonly substrings: SubstringLookup;
 
   /** `shortLived`: written for a while and closed (a rebuild's fresh file): no checkpoint thread (docs/decisions/0295). */
   constructor(file: string, shortLived = false) {
@@ -199,6 +211,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.writer.exec(SEARCH_SCHEMA);
     migrateDocsFormat(this.writer);
     migrateTextRowRanges(this.writer);
+    ensureSubstringIndex(this.writer);
     this.filterIndexed = this.writer.transaction(() => syncFilterIndexes(this.writer)).immediate();
     this.reader = openSqlite(file, { vectors: true });
     this.reader.function('fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? fold(value) : value));
@@ -207,6 +220,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.searchWriter = new SqliteSearchTables(this.writer);
     this.searchReader = new SqliteSearchTables(this.reader);
     this.fieldsCache = new SearchFieldsCache(new DataVersionLook(this.reader));
+    this.substrings = substringLookup(this.reader);
     this.releaseCheckpoints = shortLived ? checkpointWithoutThread(this.writer) : checkpointInBackground(this.writer, file);
   }
 
@@ -327,6 +341,7 @@ export class SqliteSearchIndex implements SearchIndex {
       backward,
       limit,
       filterIndexed: this.filterIndexed.has(collectionId(env, folder)),
+      substrings: this.substrings,
     });
     return { sql, params, limit, backward };
   }
@@ -360,7 +375,7 @@ export class SqliteSearchIndex implements SearchIndex {
     await this.mutex.run(async () => {
       this.writer.exec('BEGIN IMMEDIATE');
       try {
-        const tx = new Writer(this.w, this.searchWriter);
+        const tx = new Writer(this.w, this.searchWriter, this.writer);
         await work(tx);
         const filterIndexed = tx.fieldsChanged ? syncFilterIndexes(this.writer) : this.filterIndexed;
         this.w.saveCheckpoint.run(consumer, position);

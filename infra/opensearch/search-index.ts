@@ -51,8 +51,8 @@ export class OpenSearchSearchIndex implements SearchIndex {
 
   constructor(url: string, options: OpenSearchIndexOptions = {}) {
     this.client = options.client ?? new Client({ node: url });
-    // v3: documents carry their full-text entries, vectors have their index; a new name rebuilds the index from the events.
-    this.docs = options.prefix ?? 'cms-delivery-v3';
+    // v4: payload strings also as wildcard fields (docs/decisions/0338); a new name rebuilds the index from the events.
+    this.docs = options.prefix ?? 'cms-delivery-v4';
     this.checkpoints = `${this.docs}-checkpoints`;
     this.searchMeta = `${this.docs}-search-meta`;
     this.vectors = `${this.docs}-vectors`;

@@ -19,10 +19,13 @@ type Obj = Record<string, unknown>;
 const bytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
 const compare = (a: unknown, b: unknown): number => (typeof a === 'number' && typeof b === 'number' ? a - b : bytes(String(a), String(b)));
 
+/** Sub-fields of the mapping's multi-fields (mapping.ts): each holds its parent's value (`values.s.w` is `values.s`). */
+const MULTI_FIELDS: Readonly<Record<string, string>> = { 's.w': 's', 'f.w': 'f' };
+
 /** The field's value in a source or a nested entry (`values.s` inside a `values` entry is `s`). */
 function read(scope: Obj, field: string, prefix: string): unknown {
   const name = prefix && field.startsWith(`${prefix}.`) ? field.slice(prefix.length + 1) : field;
-  return scope[name];
+  return scope[MULTI_FIELDS[name] ?? name];
 }
 
 const spec = (body: unknown): { value: unknown; insensitive: boolean } =>

@@ -35,6 +35,8 @@ export type Config = {
   readonly readSideOneCommit: boolean;
   /** The read side's thread applies each group committed during its WAL sync and commits it once its batches come (docs/decisions/0313). */
   readonly readSidePreview: boolean;
+  /** The time budget of a delivery list or search, in ms: past it the request is answered 503 (docs/decisions/0339). */
+  readonly queryTimeoutMs: number;
 };
 
 const PLANS: readonly PlanCode[] = ['free', 'starter', 'pro', 'enterprise'];
@@ -83,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readSideThread: onOff(env.READ_SIDE_THREAD, true, 'READ_SIDE_THREAD'),
     readSideOneCommit: onOff(env.READ_SIDE_ONE_COMMIT, true, 'READ_SIDE_ONE_COMMIT'),
     readSidePreview: onOff(env.READ_SIDE_PREVIEW, false, 'READ_SIDE_PREVIEW'),
+    queryTimeoutMs: positive(env.QUERY_TIMEOUT_MS, 'QUERY_TIMEOUT_MS') ?? 1000,
     embeddings: {
       url: env.EMBEDDINGS_URL || undefined,
       model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small',

@@ -30,7 +30,7 @@ export async function openStores(config: Config): Promise<Stores> {
   const readStore = readModelFile === null ? new (await import('./mongodb/read-store.js')).MongoReadStore(config.mongoUrl!) : new SqliteReadStore(readModelFile);
   const searchIndex = config.openSearchUrl
     ? new (await import('./opensearch/search-index.js')).OpenSearchSearchIndex(config.openSearchUrl)
-    : new SqliteSearchIndex(adoptRebuiltDelivery(join(config.dataDir, 'delivery.db')));
+    : new SqliteSearchIndex(adoptRebuiltDelivery(join(config.dataDir, 'delivery.db')), false, config.queryTimeoutMs);
   return { eventStore, readStore, searchIndex, readModelFile };
 }
 

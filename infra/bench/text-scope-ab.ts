@@ -6,7 +6,9 @@
 // range, which FTS5 takes with the MATCH (0337). Prints the mean time of a search of each way.
 import { SqliteSearchIndex } from '../sqlite/search-index.js';
 import { openSqlite } from '../sqlite/open.js';
-import { tempDir } from '../../tests/support/temp.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { searchDocument, searchQuery } from './search.js';
 
 async function fill(index: SqliteSearchIndex, folder: string, count: number): Promise<void> {
@@ -24,7 +26,8 @@ async function fill(index: SqliteSearchIndex, folder: string, count: number): Pr
 
 async function main(): Promise<void> {
   const [big = 100_000, small = 1_000, queries = 300] = process.argv.slice(2).map(Number);
-  const file = `${tempDir()}/scope.db`;
+  const dir = mkdtempSync(join(tmpdir(), 'cms-text-scope-'));
+  const file = join(dir, 'scope.db');
   const index = new SqliteSearchIndex(file);
   await fill(index, 'big', big);
   await fill(index, 'small', small);
@@ -57,6 +60,7 @@ async function main(): Promise<void> {
     if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`the two ways answer differently for ${folder}`);
   }
   db.close();
+  rmSync(dir, { recursive: true, force: true });
 }
 
 await main();

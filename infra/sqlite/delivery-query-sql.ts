@@ -1,6 +1,7 @@
 import type { Condition, FieldRef, JoinFilter, QueryCursor, QueryScalar, SortKey, WhereNode } from '../../projections/delivery-query.js';
 import { fold } from '../../projections/delivery-query-eval.js';
 import { DOC_COLUMNS } from './docs-format.js';
+import { BUDGET_CHECK } from './query-task.js';
 import { substringCandidates, substringMatch, type SubstringLookup } from './substring-index.js';
 
 /**
@@ -236,7 +237,7 @@ export function pageSql(args: {
   const creationOrder = args.sort.length === 1 && args.sort[0]?.field.scope === 'sys' && args.sort[0].field.name === 'created_at';
   const viaFilterIndex = args.filterIndexed === true && args.where !== undefined && creationOrder;
   const collection = viaFilterIndex ? [`+env = ${sqlText(args.env)}`, `+folder = ${sqlText(args.folder)}`] : [`env = ${b.p(args.env)}`, `folder = ${b.p(args.folder)}`];
-  const clauses = [...collection, 'data IS NOT NULL'];
+  const clauses = [BUDGET_CHECK, ...collection, 'data IS NOT NULL'];
   // Without a cursor, a range on the index's first column that every row holds (`created_at` is
   // non-null text): SQLite then reads the index in order rather than scanning and sorting the table.
   if (viaFilterIndex && !args.cursor) clauses.push(`created_at >= ''`);

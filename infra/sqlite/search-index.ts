@@ -16,6 +16,7 @@ import { storedItem, type DocRow } from './stored-doc.js';
 import { rowsByRowids } from './docs-by-rowid.js';
 import { SearchFieldsCache } from './search-fields-cache.js';
 import { changesFilterIndexes, collectionId, syncFilterIndexes } from './filter-indexes.js';
+import { QueryPool } from './query-pool.js';
 import { clearSubstrings, ensureSubstringIndex, indexSubstrings, substringLookup, type SubstringLookup } from './substring-index.js';
 
 const SCHEMA = `
@@ -204,8 +205,19 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly recentVectorSizes = new RecentVectorSizes();
   private readonly substrings: SubstringLookup;
 
-  /** `shortLived`: written for a while and closed (a rebuild's fresh file): no checkpoint thread (docs/decisions/0295). */
-  constructor(file: string, shortLived = false) {
+  /** The threads that run lists and searches, each within the time budget (docs/decisions/0339). */
+  private readonly pool: QueryPool;
+
+  /**
+   * `shortLived`: written for a while and closed (a rebuild's fresh file): no checkpoint thread (docs/decisions/0295).
+   * `queryTimeoutMs`: the time budget of a list or search (QUERY_TIMEOUT_MS).
+   */
+  constructor(
+    private readonly file: string,
+    shortLived = false,
+    queryTimeoutMs?: number,
+  ) {
+    this.pool = new QueryPool(file, queryTimeoutMs);
     this.writer = openSqlite(file, { vectors: true, derived: true });
     this.writer.exec(SCHEMA);
     this.writer.exec(SEARCH_SCHEMA);
@@ -215,6 +227,8 @@ export class SqliteSearchIndex implements SearchIndex {
     this.filterIndexed = this.writer.transaction(() => syncFilterIndexes(this.writer)).immediate();
     this.reader = openSqlite(file, { vectors: true });
     this.reader.function('fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? fold(value) : value));
+    // Lists and searches run on the query pool, whose threads end a statement at its deadline; here (plans) there is none.
+    this.reader.function('budget_left', { deterministic: false }, () => 1);
     this.w = statements(this.writer);
     this.r = statements(this.reader);
     this.searchWriter = new SqliteSearchTables(this.writer);
@@ -225,11 +239,11 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async searchText(env: string, folder: string, query: TextQuery): Promise<Scored[]> {
-    return this.searchReader.searchText(env, folder, scopeOf(env, folder), query);
+    return (await this.pool.run({ kind: 'text', env, folder, scope: scopeOf(env, folder), query })) as Scored[];
   }
 
   async searchVectors(env: string, folder: string, query: VectorQuery): Promise<Scored[]> {
-    return this.searchReader.searchVectors(env, folder, scopeOf(env, folder), query);
+    return (await this.pool.run({ kind: 'vectors', env, folder, scope: scopeOf(env, folder), query })) as Scored[];
   }
 
   async docsByKeys(env: string, folder: string, keys: readonly string[]): Promise<DeliveryDoc[]> {
@@ -310,21 +324,22 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async query(env: string, folder: string, query: DeliveryQuery): Promise<Page> {
-    const { rows, limit, backward } = this.pageRows(env, folder, query);
+    const { rows, limit, backward } = await this.pageRows(env, folder, query);
     const items = rows.slice(0, limit).map(toDoc);
     return { items: backward ? items.reverse() : items, hasMore: rows.length > limit };
   }
 
   async queryStored(env: string, folder: string, query: DeliveryQuery): Promise<StoredPage> {
-    const { rows, limit, backward } = this.pageRows(env, folder, query);
+    const { rows, limit, backward } = await this.pageRows(env, folder, query);
     const items = rows.slice(0, limit).map(storedItem);
     return { items: backward ? items.reverse() : items, hasMore: rows.length > limit };
   }
 
-  /** The rows of one page of a query, one more than its limit when more exist. */
-  private pageRows(env: string, folder: string, query: DeliveryQuery): { rows: Row[]; limit: number; backward: boolean } {
+  /** The rows of one page of a query, one more than its limit when more exist: read by the query pool, within the time budget. */
+  private async pageRows(env: string, folder: string, query: DeliveryQuery): Promise<{ rows: Row[]; limit: number; backward: boolean }> {
     const { sql, params, limit, backward } = this.pageStatement(env, folder, query);
-    return { rows: this.rowsOf(sql, params), limit, backward };
+    const raw = (await this.pool.run({ kind: 'rows', sql, params })) as RawDocRow[];
+    return { rows: raw.map(docRowOf), limit, backward };
   }
 
   private pageStatement(env: string, folder: string, query: DeliveryQuery): { sql: string; params: SqlParam[]; limit: number; backward: boolean } {
@@ -394,6 +409,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async close(): Promise<void> {
+    await this.pool.close();
     await this.releaseCheckpoints();
     await this.mutex.run(async () => {
       if (this.reader.open) this.reader.close();

@@ -6,6 +6,7 @@ import { closeTerms } from './fuzzy-terms.js';
 import { expansionsPerWord } from '../../projections/typo-tolerance.js';
 import { limitSql } from './delivery-query-sql.js';
 import { prepared } from './statement-cache.js';
+import { BUDGET_CHECK } from './query-task.js';
 
 /**
  * Search beside the delivery documents (docs/decisions/0051): FTS5 rows per document, searchable
@@ -59,7 +60,7 @@ export function rankedTextSql(localeNamed: boolean, fields: number, limit: numbe
         SELECT doc, rank AS score FROM search_text
         WHERE search_text MATCH ? AND rowid >= ? AND rowid < ? ${localeNamed ? "AND locale IN (?, '')" : ''} AND field IN (${placeholders(fields)})
       ) s JOIN docs d ON d.rowid = s.doc
-      WHERE d.env = ? AND d.folder = ? AND d.data IS NOT NULL
+      WHERE ${BUDGET_CHECK} AND d.env = ? AND d.folder = ? AND d.data IS NOT NULL
       GROUP BY s.doc ORDER BY score DESC, d.key LIMIT ${limitSql(limit)}`;
 }
 

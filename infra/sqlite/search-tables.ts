@@ -76,27 +76,33 @@ export function ftsMatch(query: TextQuery, candidates: (from: string, to: string
   return [...new Set(terms)].map(quote).join(' OR ');
 }
 
-/** The FTS rows of a file written before 0337 (one row id sequence for every collection) given each collection a range of its own. */
+/**
+ * The FTS rows of a file written before 0337 (one row id sequence for every collection) given
+ * each collection a range of its own, in one transaction: the rows are copied once into a new
+ * table at their new row ids (moving a row in place would tokenize it twice: out, then in), which
+ * then takes the old one's name.
+ */
 export function migrateTextRowRanges(db: SqliteDb): void {
   if (!db.prepare('SELECT 1 FROM search_text WHERE rowid < ? LIMIT 1').get(SCOPE_ROWS)) return;
   db.transaction(() => {
-    const rows = db
-      .prepare<[number], { trow: number; scope: string }>(
-        "SELECT t.trow AS trow, d.env || '/' || d.folder AS scope FROM doc_texts t JOIN docs d ON d.rowid = t.doc WHERE t.trow < ? ORDER BY scope, t.trow",
-      )
-      .all(SCOPE_ROWS);
-    const move = db.prepare('UPDATE search_text SET rowid = ? WHERE rowid = ?');
-    const link = db.prepare('UPDATE doc_texts SET trow = ? WHERE trow = ?');
-    const next = new Map<string, number>();
-    for (const { trow, scope } of rows) {
-      const at = next.get(scope) ?? firstRowOf(db, scope, true);
-      // FTS5 takes a new row id only as an integer: a JavaScript number is bound as a double.
-      move.run(BigInt(at), trow);
-      link.run(at, trow);
-      next.set(scope, at + 1);
-    }
-    // Rows no document points at (none should be) are dropped with the old sequence.
-    db.prepare('DELETE FROM search_text WHERE rowid < ?').run(SCOPE_ROWS);
+    const scopes = db.prepare<[], string>("SELECT DISTINCT d.env || '/' || d.folder FROM doc_texts t JOIN docs d ON d.rowid = t.doc").pluck().all();
+    for (const scope of scopes) scopeNumber(db, scope, true);
+    db.exec(`
+      CREATE TEMP TABLE text_moves (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
+      INSERT INTO text_moves (old, new)
+        SELECT t.trow, s.n * ${SCOPE_ROWS} + row_number() OVER (PARTITION BY s.n ORDER BY t.trow)
+        FROM doc_texts t JOIN docs d ON d.rowid = t.doc JOIN search_scopes s ON s.scope = d.env || '/' || d.folder;
+      CREATE VIRTUAL TABLE search_text_moved USING fts5(body, doc UNINDEXED, field UNINDEXED, locale UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
+      INSERT INTO search_text_moved (rowid, body, doc, field, locale)
+        SELECT m.new, s.body, s.doc, s.field, s.locale FROM text_moves m JOIN search_text s ON s.rowid = m.old;
+      DELETE FROM doc_texts WHERE trow NOT IN (SELECT old FROM text_moves);
+      UPDATE doc_texts SET trow = (SELECT new FROM text_moves WHERE old = doc_texts.trow);
+      DROP TABLE search_vocab;
+      DROP TABLE search_text;
+      ALTER TABLE search_text_moved RENAME TO search_text;
+      CREATE VIRTUAL TABLE search_vocab USING fts5vocab(search_text, 'row');
+      DROP TABLE temp.text_moves;
+    `);
   })();
 }
 

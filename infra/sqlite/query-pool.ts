@@ -42,10 +42,10 @@ export class QueryPool {
   private started(): Piscina<QueryTask, QueryAnswer> {
     if (this.pool) return this.pool;
     const threads = Math.max(2, availableParallelism());
-    // The thread's module beside this one: .ts under tsx (tests), .js once built. At a lower
-    // scheduling priority (nice +10): the thread that answers HTTP, /healthz included, goes first.
+    // The thread's module beside this one: .ts under tsx (tests), .js once built. Not at a lower
+    // priority: on a machine shared with other work, niced threads starved (docs/decisions/0339).
     const filename = new URL(`./query-thread${extname(new URL(import.meta.url).pathname)}`, import.meta.url).href;
-    const pool = new Piscina<QueryTask, QueryAnswer>({ filename, minThreads: threads, maxThreads: threads, idleTimeout: Infinity, niceIncrement: 10 });
+    const pool = new Piscina<QueryTask, QueryAnswer>({ filename, minThreads: threads, maxThreads: threads, idleTimeout: Infinity });
     this.ready = Promise.all(Array.from({ length: threads }, () => pool.run({ file: this.file, deadline: Infinity, kind: 'rows', sql: 'SELECT 1', params: [] })));
     this.pool = pool;
     return pool;

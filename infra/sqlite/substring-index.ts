@@ -95,11 +95,19 @@ export const substringLookup =
     return id !== undefined && id < PATHS_PER_DOC ? id : null;
   };
 
+/**
+ * Characters of an operand the index is asked for: a longer operand asks for its first ones (a
+ * text holding the operand holds them), so that a long operand costs what a short one does: FTS5
+ * holds the positions of each trigram of a phrase while it matches it (a 1,000-character operand
+ * over a 600 KB text took about a gigabyte, docs/decisions/0338).
+ */
+export const MATCHED_CHARS = 32;
+
 export function substringMatch(operand: string): string | null {
   if (/[Σς]/u.test(operand)) return null;
-  const folded = fold(operand);
-  if ([...folded].length < 3) return null;
-  return `"${folded.replace(/"/g, '""')}"`;
+  const chars = [...fold(operand)];
+  if (chars.length < 3) return null;
+  return `"${chars.slice(0, MATCHED_CHARS).join('').replace(/"/g, '""')}"`;
 }
 
 /** The SQL that keeps the documents (of the docs row `table`) whose text at the path may hold the operand: `match` and the path's number bound. */

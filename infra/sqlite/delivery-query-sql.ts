@@ -1,7 +1,7 @@
 import type { Condition, FieldRef, JoinFilter, QueryCursor, QueryScalar, SortKey, WhereNode } from '../../projections/delivery-query.js';
 import { fold } from '../../projections/delivery-query-eval.js';
 import { DOC_COLUMNS } from './docs-format.js';
-import { BUDGET_CHECK } from './query-task.js';
+import { BUDGET_CHECK } from './query-budget.js';
 import { substringCandidates, substringMatch, type SubstringLookup } from './substring-index.js';
 
 /**

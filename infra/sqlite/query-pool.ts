@@ -2,7 +2,8 @@ import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
 import { Piscina } from 'piscina';
 import { DomainError } from '../../domain/errors.js';
-import { BUDGET_EXCEEDED, type QueryAnswer, type QueryTask } from './query-task.js';
+import { BUDGET_EXCEEDED } from './query-budget.js';
+import type { QueryAnswer, QueryTask } from './query-task.js';
 
 /** The default time budget of a delivery list or search (QUERY_TIMEOUT_MS). */
 export const QUERY_TIMEOUT_MS = 1000;

@@ -9,7 +9,7 @@ import type { RawDocRow } from './docs-format.js';
  */
 export type QueryTask = {
   readonly file: string;
-  /** When the task's time budget ends (epoch ms): its statement stops there (BUDGET_CHECK). */
+  /** When the task's time budget ends (epoch ms): its statement stops there (query-budget.ts). */
   readonly deadline: number;
 } & (
   | { readonly kind: 'rows'; readonly sql: string; readonly params: readonly SqlParam[] }
@@ -18,13 +18,3 @@ export type QueryTask = {
 );
 
 export type QueryAnswer = RawDocRow[] | Scored[];
-
-/**
- * The condition every list and search statement holds first: `budget_left()`, which the query
- * threads answer with 1 until the task's deadline and then fail, ending the statement (a SQLite
- * statement cannot otherwise be interrupted through the driver). Other connections answer 1.
- */
-export const BUDGET_CHECK = 'budget_left()';
-
-export const BUDGET_EXCEEDED = 'query time budget exceeded';
-

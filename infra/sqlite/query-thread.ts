@@ -3,7 +3,8 @@ import type { Statement } from './driver.js';
 import type { SqlParam } from './delivery-query-sql.js';
 import type { RawDocRow } from './docs-format.js';
 import { openSqlite, type SqliteDb } from './open.js';
-import { BUDGET_EXCEEDED, type QueryAnswer, type QueryTask } from './query-task.js';
+import { BUDGET_EXCEEDED } from './query-budget.js';
+import type { QueryAnswer, QueryTask } from './query-task.js';
 import { SqliteSearchTables } from './search-tables.js';
 
 /** A query pool thread (docs/decisions/0339): its reading connection to each delivery index file, opened on first use. */

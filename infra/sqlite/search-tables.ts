@@ -6,7 +6,7 @@ import { closeTerms } from './fuzzy-terms.js';
 import { expansionsPerWord } from '../../projections/typo-tolerance.js';
 import { limitSql } from './delivery-query-sql.js';
 import { prepared } from './statement-cache.js';
-import { BUDGET_CHECK } from './query-task.js';
+import { BUDGET_CHECK } from './query-budget.js';
 
 /**
  * Search beside the delivery documents (docs/decisions/0051): FTS5 rows per document, searchable

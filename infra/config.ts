@@ -30,8 +30,6 @@ export type Config = {
   readonly readyMaxLag: number;
   /** Shutdown: how long in-flight requests may take to finish before their connections are cut. */
   readonly shutdownGraceMs: number;
-  /** Text searches of the embedded delivery index answered by a thread of their own (docs/decisions/0305; on by default, 0312). */
-  readonly textSearchThread: boolean;
   /** Signed audit checkpoints (docs/decisions/0344): the Ed25519 private key's file (PEM, outside the data directory), every so many events or seconds. */
   readonly audit: { readonly signingKeyFile: string | undefined; readonly checkpointEvents: number; readonly checkpointSeconds: number };
   /** Webhook delivery (docs/decisions/0355, 0356). */
@@ -45,6 +43,8 @@ export type Config = {
     /** WEBHOOK_ALLOW_PRIVATE_NETWORKS=true: URLs may reach loopback and private addresses. */
     readonly allowPrivateNetworks: boolean;
   };
+  /** The time budget of a delivery list or search, in ms: past it the request is answered 503 (docs/decisions/0339). */
+  readonly queryTimeoutMs: number;
 };
 
 /** About 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (docs/decisions/0355). */
@@ -79,13 +79,6 @@ function positive(value: string | undefined, name: string): number | null {
   return n;
 }
 
-function onOff(value: string | undefined, fallback: boolean, name: string): boolean {
-  if (value === undefined || value === '') return fallback;
-  if (value === 'on') return true;
-  if (value === 'off') return false;
-  throw new Error(`${name} must be on or off, got ${value}`);
-}
-
 /** Configuration from the environment; every value has a default that runs the embedded stores. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const plan = (env.PLAN || 'enterprise') as PlanCode;
@@ -106,7 +99,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     readyMaxLag: int(env.READY_MAX_LAG, 100, 'READY_MAX_LAG'),
     shutdownGraceMs: int(env.SHUTDOWN_GRACE_MS, 10_000, 'SHUTDOWN_GRACE_MS'),
-    textSearchThread: onOff(env.TEXT_SEARCH_THREAD, true, 'TEXT_SEARCH_THREAD'),
     audit: {
       signingKeyFile: env.AUDIT_SIGNING_KEY_FILE ? resolve(env.AUDIT_SIGNING_KEY_FILE) : undefined,
       checkpointEvents: positive(env.AUDIT_CHECKPOINT_EVENTS, 'AUDIT_CHECKPOINT_EVENTS') ?? 1000,
@@ -118,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       disableAfterMs: int(env.WEBHOOK_DISABLE_AFTER_MS, 5 * 24 * 3_600_000, 'WEBHOOK_DISABLE_AFTER_MS'),
       allowPrivateNetworks: trueFalse(env.WEBHOOK_ALLOW_PRIVATE_NETWORKS, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'),
     },
+    queryTimeoutMs: positive(env.QUERY_TIMEOUT_MS, 'QUERY_TIMEOUT_MS') ?? 1000,
     embeddings: {
       url: env.EMBEDDINGS_URL || undefined,
       model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small',

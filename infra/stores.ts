@@ -34,7 +34,7 @@ export async function openStores(config: Config): Promise<Stores> {
   const readStore = readModelFile === null ? new (await import('./mongodb/read-store.js')).MongoReadStore(config.mongoUrl!) : new SqliteReadStore(readModelFile);
   const searchIndex = config.openSearchUrl
     ? new (await import('./opensearch/search-index.js')).OpenSearchSearchIndex(config.openSearchUrl)
-    : new SqliteSearchIndex(adoptRebuiltDelivery(join(config.dataDir, 'delivery.db')), false, { textThread: config.textSearchThread });
+    : new SqliteSearchIndex(adoptRebuiltDelivery(join(config.dataDir, 'delivery.db')), false, config.queryTimeoutMs);
   const usedSignatures = config.mongoUrl
     ? new (await import('./mongodb/used-signatures.js')).MongoUsedSignatures(config.mongoUrl)
     : new SqliteUsedSignatures(join(config.dataDir, 'signatures.db'));

@@ -1,5 +1,4 @@
-import type { DeliveryDoc, SearchIndexTx } from './ports.js';
-import type { SearchEntries } from './search-ports.js';
+import type { DeliveryDoc, SearchIndexTx, SearchEntries } from './ports.js';
 
 type Entry = { readonly env: string; readonly folder: string; readonly key: string; doc: DeliveryDoc | null; dirty: boolean };
 

@@ -1,6 +1,6 @@
 import type { Embedder } from './embedder.js';
 import type { SearchField } from './search-fields.js';
-import type { SearchEntries, SearchText, SearchVector } from './search-ports.js';
+import type { SearchEntries, SearchText, SearchVector } from './ports.js';
 
 const TEXT_TYPES = new Set(['string', 'text']);
 

@@ -4,6 +4,7 @@ import { CEILINGS, planLimitExceeded } from '../plan.js';
 import { has, own } from '../records.js';
 import { deleteCollection, type DeleteCollection } from './delete.js';
 import type { CollectionFields, CollectionsEvent } from './events.js';
+import { aliasFree, type CollectionNode, type CollectionsState } from './state.js';
 import { updateCollection, type UpdateCollection } from './update.js';
 
 /** The collection tree of one environment: owns alias uniqueness, nesting rules and the quota. */
@@ -15,19 +16,7 @@ export type CreateCollection = Message<
 export type { DeleteCollection } from './delete.js';
 export type { UpdateCollection } from './update.js';
 export type CollectionsCommand = CreateCollection | UpdateCollection | DeleteCollection;
-
-export type CollectionNode = Pick<
-  CollectionFields,
-  'key' | 'alias' | 'parent' | 'path' | 'strict_reference' | 'name' | 'auto_remove_revisions' | 'auto_remove_schema_versions'
->;
-
-export type CollectionsState = { readonly byKey: Readonly<Record<string, CollectionNode>>; readonly count: number };
-
-/** 422 validation_error when a collection other than `except` under `parent` uses `alias`. */
-export function aliasFree(state: CollectionsState, parent: string | null, alias: string, except: string | null): void {
-  const taken = Object.values(state.byKey).some((c) => c.parent === parent && c.alias === alias && c.key !== except);
-  if (taken) throw new DomainError('validation_error', 'The alias is already used by a sibling collection.', { alias: ['must be unique among siblings'] });
-}
+export type { CollectionNode, CollectionsState } from './state.js';
 
 function create(command: CreateCollection, state: CollectionsState): CollectionsEvent[] {
   const { quota, ...input } = command.data;

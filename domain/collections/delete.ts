@@ -1,7 +1,7 @@
 import type { Message } from '../decider.js';
 import { notFound } from '../errors.js';
 import { own } from '../records.js';
-import type { CollectionsState } from './decider.js';
+import type { CollectionsState } from './state.js';
 import type { CollectionsEvent } from './events.js';
 import { depthOf, descendantsOf } from './tree.js';
 

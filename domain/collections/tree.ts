@@ -1,5 +1,5 @@
 import { own } from '../records.js';
-import type { CollectionNode, CollectionsState } from './decider.js';
+import type { CollectionNode, CollectionsState } from './state.js';
 
 /**
  * The key-bearing ancestors (root first) a strict-reference collection's nested route runs

@@ -1,7 +1,7 @@
 import type { Message } from '../decider.js';
 import { DomainError, notFound } from '../errors.js';
 import { own } from '../records.js';
-import { aliasFree, type CollectionNode, type CollectionsState } from './decider.js';
+import { aliasFree, type CollectionNode, type CollectionsState } from './state.js';
 import type { CollectionFields, CollectionsEvent } from './events.js';
 import { descendantsOf, isWithin } from './tree.js';
 

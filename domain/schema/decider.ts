@@ -1,9 +1,8 @@
 import type { Decider } from '../decider.js';
 import { own } from '../records.js';
 import { decideCreateField, decideDeleteField, decideUpdateField, evolveFields, type CreateField, type DeleteField, type UpdateField } from './field-commands.js';
-import type { FieldDef } from './fields.js';
-import type { JsonSchema } from './json-schema.js';
 import type { SchemaEvent } from './events.js';
+import type { SchemaState } from './state.js';
 import { createVersion, deleteVersion, evolveVersion, publishVersion, updateVersion, type VersionCommand } from './versions.js';
 
 /** The schema of one collection or component: its versions and their fields. */
@@ -11,24 +10,8 @@ import { createVersion, deleteVersion, evolveVersion, publishVersion, updateVers
 export type { CreateVersion, DeleteVersion, PublishVersion, UpdateVersion } from './versions.js';
 export type { CreateField, DeleteField, UpdateField } from './field-commands.js';
 export type SchemaCommand = VersionCommand | CreateField | UpdateField | DeleteField;
+export type { SchemaState, Version } from './state.js';
 
-export type Version = {
-  readonly key: string;
-  readonly name: string;
-  readonly description: string;
-  readonly fields: readonly FieldDef[];
-  readonly version_number: number | null;
-  readonly archived: boolean;
-};
-
-export type SchemaState = {
-  readonly versions: Readonly<Record<string, Version>>;
-  readonly count: number;
-  readonly published: string | null;
-  /** The JSON schema of the published version: what resource data is validated against. */
-  readonly publishedSchema: JsonSchema | null;
-  readonly lastNumber: number;
-};
 
 function evolve(state: SchemaState, event: SchemaEvent): SchemaState {
   switch (event.type) {

@@ -1,6 +1,5 @@
 import type { Message } from '../decider.js';
-import type { FieldDef } from './fields.js';
-import type { JsonSchema } from './json-schema.js';
+import type { FieldDef, JsonSchema } from './fields.js';
 
 export type SchemaType = 'collection' | 'component';
 

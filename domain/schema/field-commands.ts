@@ -2,7 +2,7 @@ import type { Message } from '../decider.js';
 import { DomainError, notFound } from '../errors.js';
 import { CEILINGS } from '../plan.js';
 import { own } from '../records.js';
-import type { SchemaState, Version } from './decider.js';
+import type { SchemaState, Version } from './state.js';
 import type { SchemaEvent, SchemaOwner } from './events.js';
 import { checkField } from './field-rules.js';
 import { ancestorsOf, countFields, descendantsOf, joinPath, rebase } from './field-tree.js';

@@ -1,4 +1,5 @@
-import type { JsonSchema } from './json-schema.js';
+/** JSON Schema as generated on publish; plain data so it can live in an event. */
+export type JsonSchema = { readonly [keyword: string]: unknown };
 
 /** Field definitions of a schema version (the fields interface of reference §3.6). */
 

@@ -1,8 +1,8 @@
 import { own } from '../records.js';
-import { STRING_MAX_LENGTH, type FieldDef, type FieldMeta, type FieldType, type MatchMode } from './fields.js';
+import { STRING_MAX_LENGTH, type FieldDef, type FieldMeta, type FieldType, type JsonSchema, type MatchMode } from './fields.js';
 
-/** JSON Schema as generated on publish; plain data so it can live in an event. */
-export type JsonSchema = { readonly [keyword: string]: unknown };
+/** Kept for the importers of this file's schemas: the type lives beside the fields that hold it (no import circle). */
+export type { JsonSchema };
 type Schema = Record<string, unknown>;
 
 /** What the generator needs besides the fields (docs/decisions/0027). */

@@ -2,10 +2,10 @@ import type { Message } from '../decider.js';
 import { DomainError, notFound } from '../errors.js';
 import { CEILINGS } from '../plan.js';
 import { has, own } from '../records.js';
-import type { SchemaState, Version } from './decider.js';
+import type { SchemaState, Version } from './state.js';
 import type { SchemaEvent, SchemaOwner, SchemaVersionDeleted, VersionFields } from './events.js';
-import type { FieldDef } from './fields.js';
-import { generateJsonSchema, type JsonSchema } from './json-schema.js';
+import type { FieldDef, JsonSchema } from './fields.js';
+import { generateJsonSchema } from './json-schema.js';
 import { checkPublishable } from './publish-rules.js';
 
 /**

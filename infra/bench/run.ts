@@ -12,6 +12,7 @@ import { benchOptions } from './options.js';
 import { rebuildScenario } from './rebuild.js';
 import { API_PREFIX, COLLECTION_ALIAS, sampleBodies, seedResources, setupContent, waitForDelivery } from './seed.js';
 import { searchBenchOptions, searchScenario } from './search.js';
+import { pathologicalQuery } from './pathological.js';
 import { startServiceChild, type ChildOutput } from './service.js';
 import { table, type Row } from './table.js';
 import { memory } from './memory.js';
@@ -119,6 +120,8 @@ async function main(): Promise<number> {
   let n = 0;
   const fresh: Target = { name: `list limit=${LIST_LIMIT} filtered, each query new`, origin: delivery.origin, path: () => `${collectionPath}?limit=${LIST_LIMIT}&${LIST_FILTER}&where__views__lte=${1e12 + n++}` };
   rows.push({ m: await run(fresh), baseline: listBase });
+  phase = 'pathological query';
+  const pathological = await pathologicalQuery(b, collection, `${delivery.origin}${collectionPath}_search`);
 
   const search = searchBenchOptions();
   phase = 'search scenario';
@@ -137,7 +140,7 @@ async function main(): Promise<number> {
   log(table(rows));
   for (const line of rebuildLines) log(line);
   log('');
-  printFigures(log, [...(searched?.figures ?? []), ...more.figures]);
+  printFigures(log, [...pathological, ...(searched?.figures ?? []), ...more.figures]);
   log(`seed: ${seedRate.toFixed(0)} resources/s accepted, ${(o.resources / total).toFixed(0)} resources/s until all delivered`);
   log(`machine: ${cores} cores, Node ${process.version}; the service, the baseline and the load generator share them`);
   const endLoad = loadAverage();

@@ -35,6 +35,8 @@ const STATUS: Readonly<Record<string, number>> = {
   component_sync_conflict: 409,
   revision_precondition_failed: 412,
   unsupported_media_type: 415,
+  // A delivery list or search past its time budget (docs/decisions/0339); Retry-After set below.
+  service_unavailable: 503,
 };
 
 const TOP_LEVEL_DETAIL = new Set(['plan_exhausted', 'spend_cap_reached']);
@@ -70,6 +72,7 @@ export function errorMiddleware(log: (message: string, error: unknown) => void):
       // 402 bodies also carry their detail fields at the top level, where client libraries read them.
       const top = TOP_LEVEL_DETAIL.has(known.code) ? known.detail : null;
       answeredCodes.set(res, known.code);
+      if (known.code === 'service_unavailable' && typeof known.detail?.retry_after === 'number') res.set('Retry-After', String(known.detail.retry_after));
       res.status(known.status ?? statusOf(known.code)).json({ ...top, message: withRequestId(known.message, res), error_code: known.code, detail: known.detail });
       return;
     }

@@ -1,5 +1,4 @@
-import type { DeliveryDoc, SearchIndexTx } from '../../projections/ports.js';
-import type { SearchEntries } from '../../projections/search-ports.js';
+import type { DeliveryDoc, SearchIndexTx, SearchEntries } from '../../projections/ports.js';
 import { docId } from './mapping.js';
 
 /** What one unit of work writes, buffered until its bulk request. */

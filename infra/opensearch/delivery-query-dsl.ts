@@ -67,18 +67,19 @@ function dataCondition(c: Condition, path: string): Q {
       const [low, high] = list;
       return typeof low === typeof high ? on(ordered('values', { gte: low, lte: high }, low)) : MATCH_NONE;
     }
+    // The wildcard fields (mapping.ts): trigrams of the whole string, each candidate checked (docs/decisions/0338).
     case 'contains':
-      return text('s', (v) => [{ wildcard: { 'values.s': { value: `*${escapeWildcard(v)}*` } } }]);
+      return text('s', (v) => [{ wildcard: { 'values.s.w': { value: `*${escapeWildcard(v)}*` } } }]);
     case 'icontains':
-      return text('f', (v) => [{ wildcard: { 'values.f': { value: `*${escapeWildcard(v)}*` } } }]);
+      return text('f', (v) => [{ wildcard: { 'values.f.w': { value: `*${escapeWildcard(v)}*` } } }]);
     case 'startswith':
-      return text('s', (v) => [{ prefix: { 'values.s': v } }]);
+      return text('s', (v) => [{ wildcard: { 'values.s.w': { value: `${escapeWildcard(v)}*` } } }]);
     case 'istartswith':
-      return text('f', (v) => [{ prefix: { 'values.f': v } }]);
+      return text('f', (v) => [{ wildcard: { 'values.f.w': { value: `${escapeWildcard(v)}*` } } }]);
     case 'endswith':
-      return text('s', (v) => [{ wildcard: { 'values.s': { value: `*${escapeWildcard(v)}` } } }]);
+      return text('s', (v) => [{ wildcard: { 'values.s.w': { value: `*${escapeWildcard(v)}` } } }]);
     case 'iendswith':
-      return text('f', (v) => [{ wildcard: { 'values.f': { value: `*${escapeWildcard(v)}` } } }]);
+      return text('f', (v) => [{ wildcard: { 'values.f.w': { value: `*${escapeWildcard(v)}` } } }]);
     case 'includes': {
       const same = sameValue('items', x);
       return same ? entry('items', path, ...same) : MATCH_NONE;

@@ -50,18 +50,32 @@ const keyword = { type: 'keyword' } as const;
 const LONGEST_INDEXED = 8191;
 
 /** One flattened value: its path and JSON type, the string (as is and folded), number, boolean and sort rank. */
+const ENTRY_PROPERTIES = {
+  path: keyword,
+  type: keyword,
+  r: { type: 'byte' },
+  s: { type: 'keyword', ignore_above: LONGEST_INDEXED },
+  f: { type: 'keyword', normalizer: 'fold', ignore_above: LONGEST_INDEXED },
+  n: { type: 'double' },
+  b: { type: 'boolean' },
+} as const;
+
+/**
+ * A payload path's value, its strings also as `wildcard` fields (`s.w`, and `f.w` folded), which
+ * index the trigrams of the whole string, however long, and check each candidate against it:
+ * the substring operators' index (docs/decisions/0338). Array elements (`items`) are never
+ * searched by substring.
+ */
 const VALUE_ENTRY = {
   type: 'nested',
   properties: {
-    path: keyword,
-    type: keyword,
-    r: { type: 'byte' },
-    s: { type: 'keyword', ignore_above: LONGEST_INDEXED },
-    f: { type: 'keyword', normalizer: 'fold', ignore_above: LONGEST_INDEXED },
-    n: { type: 'double' },
-    b: { type: 'boolean' },
+    ...ENTRY_PROPERTIES,
+    s: { ...ENTRY_PROPERTIES.s, fields: { w: { type: 'wildcard' } } },
+    f: { ...ENTRY_PROPERTIES.f, fields: { w: { type: 'wildcard', normalizer: 'fold' } } },
   },
 } as const;
+
+const ITEM_ENTRY = { type: 'nested', properties: ENTRY_PROPERTIES } as const;
 
 /** The `fold` normalizer of the case-insensitive operators; the analyzer of the full-text entries. */
 export const DOCS_SETTINGS = { analysis: { normalizer: { fold: { type: 'custom', filter: ['lowercase'] } }, ...TEXT_ANALYSIS } } as const;
@@ -83,7 +97,7 @@ export const DOCS_MAPPING: TypeMapping = {
     published: { type: 'boolean' },
     data: { type: 'object', enabled: false },
     values: VALUE_ENTRY,
-    items: VALUE_ENTRY,
+    items: ITEM_ENTRY,
     search_texts: SEARCH_TEXTS_MAPPING,
   },
 };

@@ -1,5 +1,5 @@
 import { expansionsPerWord, foldTerm, maxEdits } from '../../projections/typo-tolerance.js';
-import type { TextQuery, VectorQuery } from '../../projections/search-ports.js';
+import type { TextQuery, VectorQuery } from '../../projections/ports.js';
 import { vectorField } from './search-mapping.js';
 
 /**

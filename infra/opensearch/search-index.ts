@@ -2,10 +2,9 @@ import { Client, errors, type Types } from '@opensearch-project/opensearch';
 import type { Position } from '../../commands/ports.js';
 import { effectiveSort, type DeliveryQuery, type JoinFilter } from '../../projections/delivery-query.js';
 import { DomainError } from '../../domain/errors.js';
-import type { DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx } from '../../projections/ports.js';
+import type { DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx, Scored, TextQuery, VectorQuery } from '../../projections/ports.js';
 import { Mutex } from '../mutex.js';
 import { activeFields, type SearchField } from '../../projections/search-fields.js';
-import type { Scored, TextQuery, VectorQuery } from '../../projections/search-ports.js';
 import { BufferedWriter, emptyWrites, type UnitWrites } from './buffered-writer.js';
 import { keysetQuery, referencesQuery, sortClauses, whereQuery } from './delivery-query-dsl.js';
 import { CHECKPOINTS_MAPPING, DOCS_MAPPING, DOCS_SETTINGS, SEARCH_META_MAPPING, docId, toDoc, toSource, type Checkpoint, type Source } from './mapping.js';
@@ -52,8 +51,8 @@ export class OpenSearchSearchIndex implements SearchIndex {
 
   constructor(url: string, options: OpenSearchIndexOptions = {}) {
     this.client = options.client ?? new Client({ node: url });
-    // v3: documents carry their full-text entries, vectors have their index; a new name rebuilds the index from the events.
-    this.docs = options.prefix ?? 'cms-delivery-v3';
+    // v4: payload strings also as wildcard fields (docs/decisions/0338); a new name rebuilds the index from the events.
+    this.docs = options.prefix ?? 'cms-delivery-v4';
     this.checkpoints = `${this.docs}-checkpoints`;
     this.searchMeta = `${this.docs}-search-meta`;
     this.vectors = `${this.docs}-vectors`;

@@ -1,6 +1,6 @@
 import type { Types } from '@opensearch-project/opensearch';
 import { ALL_FIELDS } from '../../projections/search-entries.js';
-import type { SearchText, SearchVector } from '../../projections/search-ports.js';
+import type { SearchText, SearchVector } from '../../projections/ports.js';
 
 type TypeMapping = Types.Common_Mapping.TypeMapping;
 

@@ -1,5 +1,5 @@
 import type { Client } from '@opensearch-project/opensearch';
-import type { Scored, TextQuery, VectorQuery } from '../../projections/search-ports.js';
+import type { Scored, TextQuery, VectorQuery } from '../../projections/ports.js';
 import { docId } from './mapping.js';
 import { cosineDistance, textSearchBody, vectorSearchBody, vectorsSizeBody } from './search-dsl.js';
 import type { VectorWidths } from './vector-widths.js';

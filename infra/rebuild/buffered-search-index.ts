@@ -1,8 +1,7 @@
 import type { Position } from '../../commands/ports.js';
 import type { DeliveryQuery } from '../../projections/delivery-query.js';
-import type { DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx } from '../../projections/ports.js';
+import type { DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx, Scored, SearchEntries, TextQuery, VectorQuery } from '../../projections/ports.js';
 import type { SearchField } from '../../projections/search-fields.js';
-import type { Scored, SearchEntries, TextQuery, VectorQuery } from '../../projections/search-ports.js';
 
 /**
  * Writes the rebuilt documents and each consumer's position into the (empty) index at once,

@@ -3,6 +3,7 @@ import type { Position } from '../../commands/ports.js';
 import type { DeliveryDoc } from '../../projections/ports.js';
 import { DATA_VALUE } from './docs-format.js';
 import { openSqlite, setJournal } from './open.js';
+import { indexSubstrings } from './substring-index.js';
 
 /** The secondary index of the docs table, built once after the rows are in (as SqliteSearchIndex's schema declares it). */
 const LATE_INDEX = 'docs_by_created';
@@ -36,6 +37,7 @@ export function bulkLoadDelivery(file: string, docs: Iterable<DeliveryDoc>, posi
       for (const doc of docs) {
         rowid += 1;
         insert.run(rowid, doc.env, doc.folder, doc.key, doc.created_at, doc.updated_at, doc.owner, doc.data === null ? null : JSON.stringify(doc.data));
+        indexSubstrings(db, rowid, doc.data);
       }
       if (index) db.exec(index.sql);
       for (const [consumer, position] of positions) save.run(consumer, position);

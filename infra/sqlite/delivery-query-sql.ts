@@ -1,6 +1,8 @@
 import type { Condition, FieldRef, JoinFilter, QueryCursor, QueryScalar, SortKey, WhereNode } from '../../projections/delivery-query.js';
 import { fold } from '../../projections/delivery-query-eval.js';
 import { DOC_COLUMNS } from './docs-format.js';
+import { BUDGET_CHECK } from './query-budget.js';
+import { substringCandidates, substringMatch, type SubstringLookup } from './substring-index.js';
 
 /**
  * Translates the delivery query AST to SQL over the `docs` table (its JSONB `data` column, 0210),
@@ -32,10 +34,15 @@ const operand = (field: FieldRef, table: string): Operand =>
 
 const bind = (value: QueryScalar | null): SqlParam => (typeof value === 'boolean' ? Number(value) : value);
 
+/** The substring operators, answered from the substring index where it can (substring-index.ts). */
+const SUBSTRING_OPS: ReadonlySet<Condition['op']> = new Set(['contains', 'icontains', 'startswith', 'istartswith', 'endswith', 'iendswith']);
+
 class Builder {
   constructor(
     readonly table = 'docs',
     readonly params: SqlParam[] = [],
+    /** The substring index's path numbers; absent: every substring condition reads each document's text. */
+    readonly substrings?: SubstringLookup,
   ) {}
 
   p(value: QueryScalar | null): string {
@@ -66,6 +73,16 @@ class Builder {
   }
 
   condition(c: Condition): string {
+    if (SUBSTRING_OPS.has(c.op) && c.field.scope !== 'sys' && typeof c.value === 'string' && this.substrings) {
+      const path = this.substrings(c.field.path);
+      const match = substringMatch(c.value);
+      // The index's candidates first, then the exact check of each (the index may answer more).
+      if (path !== null && match !== null) return `(${substringCandidates(this.table, this.p(match), this.p(path))} AND ${this.exact(c)})`;
+    }
+    return this.exact(c);
+  }
+
+  private exact(c: Condition): string {
     const o = operand(c.field, this.table);
     const x = c.value;
     const list = Array.isArray(x) ? (x as readonly QueryScalar[]) : [];
@@ -121,7 +138,7 @@ class Builder {
   /** `folder::key` of the published documents of the joined collection that match its tree. */
   private joined(join: JoinFilter, depth: number, env: string): string {
     const t = `j${depth}`;
-    const inner = new Builder(t, this.params);
+    const inner = new Builder(t, this.params, this.substrings);
     const clauses = [`${t}.env = ${this.p(env)}`, `${t}.folder = ${this.p(join.folder)}`, `${t}.data IS NOT NULL`];
     if (join.where) clauses.push(inner.where(join.where));
     return `SELECT ${t}.folder || '::' || ${t}.key FROM docs AS ${t} WHERE ${clauses.join(' AND ')}`;
@@ -210,15 +227,17 @@ export function pageSql(args: {
   limit: number;
   /** The collection has a filter index (filter-indexes.ts). */
   filterIndexed?: boolean;
+  /** The substring index's path numbers (substring-index.ts). */
+  substrings?: SubstringLookup;
 }): PageSql {
-  const b = new Builder();
+  const b = new Builder('docs', [], args.substrings);
   // A filtered page in creation order reads the collection's filter index: the collection named
   // as that partial index's WHERE names it, which no other index can use. Any other page keeps
   // the (env, folder, ...) indexes: its sort or the absence of a filter gains nothing from it.
   const creationOrder = args.sort.length === 1 && args.sort[0]?.field.scope === 'sys' && args.sort[0].field.name === 'created_at';
   const viaFilterIndex = args.filterIndexed === true && args.where !== undefined && creationOrder;
   const collection = viaFilterIndex ? [`+env = ${sqlText(args.env)}`, `+folder = ${sqlText(args.folder)}`] : [`env = ${b.p(args.env)}`, `folder = ${b.p(args.folder)}`];
-  const clauses = [...collection, 'data IS NOT NULL'];
+  const clauses = [BUDGET_CHECK, ...collection, 'data IS NOT NULL'];
   // Without a cursor, a range on the index's first column that every row holds (`created_at` is
   // non-null text): SQLite then reads the index in order rather than scanning and sorting the table.
   if (viaFilterIndex && !args.cursor) clauses.push(`created_at >= ''`);

@@ -1,24 +1,23 @@
 import type { Position } from '../../commands/ports.js';
 import { effectiveSort, type DeliveryQuery } from '../../projections/delivery-query.js';
 import { fold } from '../../projections/delivery-query-eval.js';
-import type { CursorKey, DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx, StoredDoc, StoredPage } from '../../projections/ports.js';
+import type { CursorKey, DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx, StoredDoc, StoredPage, Scored, SearchEntries, TextQuery, VectorQuery } from '../../projections/ports.js';
 import { pageSql, type SqlParam } from './delivery-query-sql.js';
 import { Mutex } from '../mutex.js';
-import type { Scored, SearchEntries, TextQuery, VectorQuery } from '../../projections/search-ports.js';
 import { activeFields, type SearchField } from '../../projections/search-fields.js';
 import { openSqlite, type SqliteDb } from './open.js';
 import { checkpointInBackground, checkpointWithoutThread } from './background-checkpoints.js';
-import { SEARCH_SCHEMA, SqliteSearchTables, vectorsBytes } from './search-tables.js';
+import { migrateTextRowRanges, SEARCH_SCHEMA, SqliteSearchTables, vectorsBytes } from './search-tables.js';
 import { docId, folderPrefix, RecentVectorSizes } from './recent-vector-sizes.js';
 import type { Statement } from './driver.js';
 import { DATA_VALUE, DOC_COLUMNS, docRowOf, migrateDocsFormat, type RawDocRow } from './docs-format.js';
-import { SYNC_LOAD_ROWS, TextChanges, TextIndexKeeper } from './text-index-keeper.js';
 import { DataVersionLook } from './data-version-look.js';
-import { TextSearchThread } from './text-search-client.js';
 import { storedItem, type DocRow } from './stored-doc.js';
 import { rowsByRowids } from './docs-by-rowid.js';
 import { SearchFieldsCache } from './search-fields-cache.js';
 import { changesFilterIndexes, collectionId, syncFilterIndexes } from './filter-indexes.js';
+import { QueryPool } from './query-pool.js';
+import { clearSubstrings, ensureSubstringIndex, indexSubstrings, substringLookup, type SubstringLookup } from './substring-index.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS docs (
@@ -111,6 +110,7 @@ class Writer implements SearchIndexTx {
   constructor(
     private readonly s: Statements,
     private readonly search: SqliteSearchTables,
+    private readonly db: SqliteDb,
   ) {}
 
   async meta(id: string): Promise<unknown> {
@@ -128,7 +128,7 @@ class Writer implements SearchIndexTx {
     this.cleared.delete(id);
     const rowid = cleared ?? this.s.rowid.get(env, folder, key)?.rowid;
     if (rowid === undefined) return;
-    this.search.index(rowid, scopeOf(env, folder), entries, { key, cleared: cleared !== undefined });
+    this.search.index(rowid, scopeOf(env, folder), entries, cleared !== undefined);
     this.vectorSizes.set(id, vectorsBytes(entries));
   }
 
@@ -145,11 +145,14 @@ class Writer implements SearchIndexTx {
       // A new row: nothing to clear (see `absent`), and its row id is the insert's.
       const { lastInsertRowid } = this.s.insert.run(doc.env, doc.folder, doc.key, doc.created_at, doc.updated_at, doc.owner, data);
       this.cleared.set(id, Number(lastInsertRowid));
+      indexSubstrings(this.db, Number(lastInsertRowid), doc.data);
     } else {
       const row = this.s.upsert.get(doc.env, doc.folder, doc.key, doc.created_at, doc.updated_at, doc.owner, data);
       if (row) {
         this.search.clear(row.rowid);
         this.cleared.set(id, row.rowid);
+        clearSubstrings(this.db, row.rowid);
+        indexSubstrings(this.db, row.rowid, doc.data);
       }
     }
     // Indexed again, a document holds no vectors until its search entries are indexed.
@@ -158,7 +161,10 @@ class Writer implements SearchIndexTx {
 
   async remove(env: string, folder: string, key: string): Promise<void> {
     const row = this.s.remove.get(env, folder, key);
-    if (row) this.search.clear(row.rowid);
+    if (row) {
+      this.search.clear(row.rowid);
+      clearSubstrings(this.db, row.rowid);
+    }
     const id = docId(env, folder, key);
     this.cleared.delete(id);
     this.absent.delete(id);
@@ -166,7 +172,10 @@ class Writer implements SearchIndexTx {
   }
 
   async removeFolder(env: string, folder: string): Promise<void> {
-    for (const row of this.s.removeFolder.all(env, folder)) this.search.clear(row.rowid);
+    for (const row of this.s.removeFolder.all(env, folder)) {
+      this.search.clear(row.rowid);
+      clearSubstrings(this.db, row.rowid);
+    }
     this.removedFolder = true;
     // What this unit wrote into the collection before is gone with it: the store answers for those.
     const prefix = folderPrefix(env, folder);
@@ -189,66 +198,52 @@ export class SqliteSearchIndex implements SearchIndex {
   private readonly mutex = new Mutex();
   private readonly searchWriter: SqliteSearchTables;
   private readonly searchReader: SqliteSearchTables;
-  /** The FTS rows' changes of each unit of work, for the reader's in-memory text index (docs/decisions/0200). */
-  private readonly textChanges: TextChanges;
-  private readonly textKeeper: TextIndexKeeper;
   private readonly fieldsCache: SearchFieldsCache;
   /** The collections with a filter index (filter-indexes.ts), as of the last commit that changed them. */
   private filterIndexed: ReadonlySet<string>;
   /** `vectors_size` of the documents the last units of work wrote: no query for them (docs/decisions/0296). */
   private readonly recentVectorSizes = new RecentVectorSizes();
+  private readonly substrings: SubstringLookup;
 
-  /** The thread that holds the in-memory text index and answers text searches, when on (docs/decisions/0305). */
-  private readonly textThread: TextSearchThread | null;
+  /** The threads that run lists and searches, each within the time budget (docs/decisions/0339). */
+  private readonly pool: QueryPool;
 
   /**
    * `shortLived`: written for a while and closed (a rebuild's fresh file): no checkpoint thread (docs/decisions/0295).
-   * `textThread`: text searches answered by a thread of their own (docs/decisions/0305; the service's TEXT_SEARCH_THREAD).
+   * `queryTimeoutMs`: the time budget of a list or search (QUERY_TIMEOUT_MS).
    */
-  constructor(file: string, shortLived = false, options: { readonly textThread?: boolean; readonly textThreadModule?: string } = {}) {
+  constructor(
+    private readonly file: string,
+    shortLived = false,
+    queryTimeoutMs?: number,
+  ) {
+    this.pool = new QueryPool(file, queryTimeoutMs);
     this.writer = openSqlite(file, { vectors: true, derived: true });
     this.writer.exec(SCHEMA);
     this.writer.exec(SEARCH_SCHEMA);
     migrateDocsFormat(this.writer);
+    migrateTextRowRanges(this.writer);
+    ensureSubstringIndex(this.writer);
     this.filterIndexed = this.writer.transaction(() => syncFilterIndexes(this.writer)).immediate();
     this.reader = openSqlite(file, { vectors: true });
     this.reader.function('fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? fold(value) : value));
+    // Lists and searches run on the query pool, whose threads end a statement at its deadline; here (plans) there is none.
+    this.reader.function('budget_left', { deterministic: false }, () => 1);
     this.w = statements(this.writer);
     this.r = statements(this.reader);
-    const version = new DataVersionLook(this.reader);
-    this.textKeeper = new TextIndexKeeper(this.reader, file, SYNC_LOAD_ROWS, version);
-    this.textThread = options.textThread && !shortLived ? new TextSearchThread(file, undefined, options.textThreadModule) : null;
-    this.textChanges = new TextChanges(this.textKeeper, this.textThread);
-    this.searchWriter = new SqliteSearchTables(this.writer, { changes: this.textChanges });
-    this.searchReader = new SqliteSearchTables(this.reader, { keeper: this.textKeeper });
-    this.fieldsCache = new SearchFieldsCache(version);
+    this.searchWriter = new SqliteSearchTables(this.writer);
+    this.searchReader = new SqliteSearchTables(this.reader);
+    this.fieldsCache = new SearchFieldsCache(new DataVersionLook(this.reader));
+    this.substrings = substringLookup(this.reader);
     this.releaseCheckpoints = shortLived ? checkpointWithoutThread(this.writer) : checkpointInBackground(this.writer, file);
   }
 
   async searchText(env: string, folder: string, query: TextQuery): Promise<Scored[]> {
-    if (this.textThread?.available) {
-      // Null: the thread could not start or died; the search runs here, as without it.
-      const hits = await this.textThread.search(env, folder, query);
-      if (hits) return hits;
-    }
-    if (!query.words) return this.searchReader.searchText(env, folder, query);
-    // One look at data_version a search (docs/decisions/0280): prepare's, which the search then takes.
-    await this.textKeeper.prepare();
-    return this.searchReader.searchText(env, folder, query, true);
-  }
-
-  /** Whether text searches are being answered by the text search thread (for tests and measurements). */
-  get textThreadRunning(): boolean {
-    return this.textThread?.running ?? false;
-  }
-
-  /** How many times the text search thread loaded its copy of the index; null without a thread (for tests and measurements). */
-  async textThreadLoads(): Promise<number | null> {
-    return (await this.textThread?.loads()) ?? null;
+    return (await this.pool.run({ kind: 'text', env, folder, scope: scopeOf(env, folder), query })) as Scored[];
   }
 
   async searchVectors(env: string, folder: string, query: VectorQuery): Promise<Scored[]> {
-    return this.searchReader.searchVectors(env, folder, scopeOf(env, folder), query);
+    return (await this.pool.run({ kind: 'vectors', env, folder, scope: scopeOf(env, folder), query })) as Scored[];
   }
 
   async docsByKeys(env: string, folder: string, keys: readonly string[]): Promise<DeliveryDoc[]> {
@@ -329,21 +324,22 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async query(env: string, folder: string, query: DeliveryQuery): Promise<Page> {
-    const { rows, limit, backward } = this.pageRows(env, folder, query);
+    const { rows, limit, backward } = await this.pageRows(env, folder, query);
     const items = rows.slice(0, limit).map(toDoc);
     return { items: backward ? items.reverse() : items, hasMore: rows.length > limit };
   }
 
   async queryStored(env: string, folder: string, query: DeliveryQuery): Promise<StoredPage> {
-    const { rows, limit, backward } = this.pageRows(env, folder, query);
+    const { rows, limit, backward } = await this.pageRows(env, folder, query);
     const items = rows.slice(0, limit).map(storedItem);
     return { items: backward ? items.reverse() : items, hasMore: rows.length > limit };
   }
 
-  /** The rows of one page of a query, one more than its limit when more exist. */
-  private pageRows(env: string, folder: string, query: DeliveryQuery): { rows: Row[]; limit: number; backward: boolean } {
+  /** The rows of one page of a query, one more than its limit when more exist: read by the query pool, within the time budget. */
+  private async pageRows(env: string, folder: string, query: DeliveryQuery): Promise<{ rows: Row[]; limit: number; backward: boolean }> {
     const { sql, params, limit, backward } = this.pageStatement(env, folder, query);
-    return { rows: this.rowsOf(sql, params), limit, backward };
+    const raw = (await this.pool.run({ kind: 'rows', sql, params })) as RawDocRow[];
+    return { rows: raw.map(docRowOf), limit, backward };
   }
 
   private pageStatement(env: string, folder: string, query: DeliveryQuery): { sql: string; params: SqlParam[]; limit: number; backward: boolean } {
@@ -360,6 +356,7 @@ export class SqliteSearchIndex implements SearchIndex {
       backward,
       limit,
       filterIndexed: this.filterIndexed.has(collectionId(env, folder)),
+      substrings: this.substrings,
     });
     return { sql, params, limit, backward };
   }
@@ -393,17 +390,14 @@ export class SqliteSearchIndex implements SearchIndex {
     await this.mutex.run(async () => {
       this.writer.exec('BEGIN IMMEDIATE');
       try {
-        const tx = new Writer(this.w, this.searchWriter);
+        const tx = new Writer(this.w, this.searchWriter, this.writer);
         await work(tx);
         const filterIndexed = tx.fieldsChanged ? syncFilterIndexes(this.writer) : this.filterIndexed;
         this.w.saveCheckpoint.run(consumer, position);
-        this.textChanges.beforeCommit(this.writer);
         this.writer.exec('COMMIT');
         this.recentVectorSizes.committed(tx.vectorSizes, tx.removedFolder);
         this.filterIndexed = filterIndexed;
-        this.textChanges.afterCommit();
       } catch (error) {
-        this.textChanges.discard();
         if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
         throw error;
       }
@@ -415,7 +409,7 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async close(): Promise<void> {
-    await this.textThread?.stop();
+    await this.pool.close();
     await this.releaseCheckpoints();
     await this.mutex.run(async () => {
       if (this.reader.open) this.reader.close();

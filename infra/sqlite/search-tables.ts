@@ -1,19 +1,17 @@
 import { ALL_FIELDS } from '../../projections/search-entries.js';
-import type { Scored, SearchEntries, TextQuery, VectorQuery } from '../../projections/search-ports.js';
+import type { Scored, SearchEntries, TextQuery, VectorQuery } from '../../projections/ports.js';
 import type { Statement } from './driver.js';
 import type { SqliteDb } from './open.js';
 import { closeTerms } from './fuzzy-terms.js';
 import { expansionsPerWord } from '../../projections/typo-tolerance.js';
-import { GENERATION_SCHEMA, type TextChanges, type TextIndexKeeper } from './text-index-keeper.js';
 import { limitSql } from './delivery-query-sql.js';
 import { prepared } from './statement-cache.js';
-import { memoryTextSearch } from './text-search.js';
-import { VECTOR_CHANGES_KEPT, VECTOR_CHANGES_SCHEMA, VECTOR_MEMORY_BYTES, VectorCache } from './vector-cache.js';
-import type { VectorHit } from './vector-block.js';
+import { BUDGET_CHECK } from './query-budget.js';
 
 /**
  * Search beside the delivery documents (docs/decisions/0051): FTS5 rows per document, searchable
- * field and locale; sqlite-vec tables per vector width, partitioned by collection and field, with
+ * field and locale, each collection's rows in a row id range of their own (docs/decisions/0337);
+ * sqlite-vec tables per vector width, partitioned by collection and field, with
  * the locale as metadata; `doc_vectors` ties vector rows to their document.
  */
 export const SEARCH_SCHEMA = `
@@ -24,8 +22,10 @@ CREATE TABLE IF NOT EXISTS doc_texts (doc INTEGER NOT NULL, trow INTEGER NOT NUL
 CREATE INDEX IF NOT EXISTS doc_texts_by_doc ON doc_texts (doc);
 CREATE TABLE IF NOT EXISTS doc_vectors (vrow INTEGER PRIMARY KEY, doc INTEGER NOT NULL, dims INTEGER NOT NULL, bytes INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS doc_vectors_by_doc ON doc_vectors (doc);
-${GENERATION_SCHEMA}
-${VECTOR_CHANGES_SCHEMA}
+CREATE TABLE IF NOT EXISTS search_scopes (scope TEXT PRIMARY KEY, n INTEGER NOT NULL UNIQUE);
+-- The in-memory indexes' change records, gone with them (docs/decisions/0337).
+DROP TABLE IF EXISTS search_generation;
+DROP TABLE IF EXISTS vec_changes;
 `;
 
 const vecTable = (dims: number): string => `vec_${dims}`;
@@ -34,18 +34,6 @@ const partition = (scope: string, field: string): string => `${scope}#${field}`;
 const DIMENSIONS = /^[1-9]\d{0,4}$/;
 /** sqlite-vec answers at most this many neighbours per query. */
 export const MAX_NEIGHBOURS = 4096;
-
-/** Scales a vector to length 1 in place (a zero vector stays zero). */
-function normalize(vector: Float32Array): void {
-  let sum = 0;
-  for (const x of vector) sum += x * x;
-  const norm = Math.sqrt(sum);
-  if (norm > 0) for (let i = 0; i < vector.length; i++) vector[i] = vector[i]! / norm;
-}
-
-/** Documents by distance, ties by key. */
-const nearestFirst = (best: Map<string, number>, limit: number): Scored[] =>
-  [...best].map(([key, score]) => ({ key, score })).sort((a, b) => a.score - b.score || (a.key < b.key ? -1 : 1)).slice(0, limit);
 
 const localeArg = (locale: string | null): string[] => (locale === null ? [] : [locale]);
 const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
@@ -56,18 +44,23 @@ const storedBytes = (vector: SearchEntries['vectors'][number]): number => (vecto
 /** `vectors_size` of a document once `index` has stored these entries (docs/decisions/0296). */
 export const vectorsBytes = (entries: SearchEntries): number => entries.vectors.reduce((sum, vector) => sum + storedBytes(vector), 0);
 
+/** Row ids of one collection's FTS rows: `n × SCOPE_ROWS` up to the next collection's (docs/decisions/0337). */
+export const SCOPE_ROWS = 2 ** 36;
+
 /**
- * The statement of an FTS5 ranked search (phrases, and words the in-memory index leaves to FTS5):
- * its parameters are the MATCH expression, the locale when one is named, the fields, the
- * environment and the collection. The LIMIT is written into the SQL, not bound: SQLite prepares a
- * statement again each time a bound LIMIT is bound anew (docs/decisions/0319).
+ * The statement of an FTS5 ranked search: its parameters are the MATCH expression, the
+ * collection's row id range (from, to), the locale when one is named, the fields, the environment
+ * and the collection. FTS5 takes the row id range with the MATCH (xBestIndex), so it reads and
+ * scores the collection's rows of each term alone (docs/decisions/0337). A document scores the
+ * sum of its matching rows' bm25(). The LIMIT is written into the SQL, not bound: SQLite prepares
+ * a statement again each time a bound LIMIT is bound anew (docs/decisions/0319).
  */
 export function rankedTextSql(localeNamed: boolean, fields: number, limit: number): string {
   return `SELECT d.key AS key, -SUM(s.score) AS score, s.doc AS rowid FROM (
         SELECT doc, rank AS score FROM search_text
-        WHERE search_text MATCH ? ${localeNamed ? "AND locale IN (?, '')" : ''} AND field IN (${placeholders(fields)})
+        WHERE search_text MATCH ? AND rowid >= ? AND rowid < ? ${localeNamed ? "AND locale IN (?, '')" : ''} AND field IN (${placeholders(fields)})
       ) s JOIN docs d ON d.rowid = s.doc
-      WHERE d.env = ? AND d.folder = ? AND d.data IS NOT NULL
+      WHERE ${BUDGET_CHECK} AND d.env = ? AND d.folder = ? AND d.data IS NOT NULL
       GROUP BY s.doc ORDER BY score DESC, d.key LIMIT ${limitSql(limit)}`;
 }
 
@@ -83,28 +76,60 @@ export function ftsMatch(query: TextQuery, candidates: (from: string, to: string
   return [...new Set(terms)].map(quote).join(' OR ');
 }
 
+/**
+ * The FTS rows of a file written before 0337 (one row id sequence for every collection) given
+ * each collection a range of its own, in one transaction: the rows are copied once into a new
+ * table at their new row ids (moving a row in place would tokenize it twice: out, then in), which
+ * then takes the old one's name.
+ */
+export function migrateTextRowRanges(db: SqliteDb): void {
+  if (!db.prepare('SELECT 1 FROM search_text WHERE rowid < ? LIMIT 1').get(SCOPE_ROWS)) return;
+  db.transaction(() => {
+    const scopes = db.prepare<[], string>("SELECT DISTINCT d.env || '/' || d.folder FROM doc_texts t JOIN docs d ON d.rowid = t.doc").pluck().all();
+    for (const scope of scopes) scopeNumber(db, scope, true);
+    db.exec(`
+      CREATE TEMP TABLE text_moves (old INTEGER PRIMARY KEY, new INTEGER NOT NULL);
+      INSERT INTO text_moves (old, new)
+        SELECT t.trow, s.n * ${SCOPE_ROWS} + row_number() OVER (PARTITION BY s.n ORDER BY t.trow)
+        FROM doc_texts t JOIN docs d ON d.rowid = t.doc JOIN search_scopes s ON s.scope = d.env || '/' || d.folder;
+      CREATE VIRTUAL TABLE search_text_moved USING fts5(body, doc UNINDEXED, field UNINDEXED, locale UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
+      INSERT INTO search_text_moved (rowid, body, doc, field, locale)
+        SELECT m.new, s.body, s.doc, s.field, s.locale FROM text_moves m JOIN search_text s ON s.rowid = m.old;
+      DELETE FROM doc_texts WHERE trow NOT IN (SELECT old FROM text_moves);
+      UPDATE doc_texts SET trow = (SELECT new FROM text_moves WHERE old = doc_texts.trow);
+      DROP TABLE search_vocab;
+      DROP TABLE search_text;
+      ALTER TABLE search_text_moved RENAME TO search_text;
+      CREATE VIRTUAL TABLE search_vocab USING fts5vocab(search_text, 'row');
+      DROP TABLE temp.text_moves;
+    `);
+  })();
+}
+
+/** The collection's number (0 when it has none and `assign` is false). */
+function scopeNumber(db: SqliteDb, scope: string, assign: boolean): number {
+  const known = prepared<[string], number>(db, 'SELECT n FROM search_scopes WHERE scope = ?').pluck().get(scope);
+  if (known !== undefined || !assign) return known ?? 0;
+  return prepared<[string], number>(db, 'INSERT INTO search_scopes (scope, n) VALUES (?, (SELECT coalesce(max(n), 0) + 1 FROM search_scopes)) RETURNING n').pluck().get(scope)!;
+}
+
+/** The row id the collection's next FTS row takes: one past its last (docs/decisions/0337). */
+function firstRowOf(db: SqliteDb, scope: string, assign: boolean): number {
+  const from = scopeNumber(db, scope, assign) * SCOPE_ROWS;
+  const last = prepared<[number, number], number>(db, 'SELECT rowid FROM search_text WHERE rowid >= ? AND rowid < ? ORDER BY rowid DESC LIMIT 1').pluck().get(from, from + SCOPE_ROWS);
+  return (last ?? from) + 1;
+}
+
 export class SqliteSearchTables {
   private readonly known = new Set<number>();
 
-  /**
-   * `text`: on a reader, the in-memory text index that answers word searches; on a writer, the
-   * record of the FTS rows it changes (docs/decisions/0200).
-   */
-  constructor(
-    private readonly db: SqliteDb,
-    private readonly text: { readonly keeper?: TextIndexKeeper; readonly changes?: TextChanges } = {},
-    /** The float32 bytes of vectors this connection keeps in memory (docs/decisions/0301). */
-    private readonly vectorMemoryBytes = VECTOR_MEMORY_BYTES,
-  ) {
+  constructor(private readonly db: SqliteDb) {
     for (const { name } of db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'vec%'").all()) {
       if (/^vec_\d+$/.test(name)) this.known.add(Number(name.slice(4)));
     }
   }
 
-  /**
-   * Statements are prepared once per SQL text, in the connection's bounded statement cache
-   * (statement-cache.ts): a ranked search's statement is one per LIMIT.
-   */
+  /** Statements are prepared once per SQL text, in the connection's bounded statement cache (statement-cache.ts). */
   private sql(text: string): Statement {
     return prepared(this.db, text);
   }
@@ -147,40 +172,29 @@ export class SqliteSearchTables {
 
   /** Removes every search row of a document. */
   clear(doc: number): void {
-    const trows = this.sql('SELECT trow FROM doc_texts WHERE doc = ?').all(doc) as { trow: number }[];
-    const changes = this.text.changes;
-    if (changes && trows.length > 0) {
-      const body = this.sql('SELECT body FROM search_text WHERE rowid = ?').pluck();
-      changes.removed(doc, changes.wantsTexts ? trows.map(({ trow }) => body.get(trow) as string) : null);
-    }
-    for (const { trow } of trows) {
-      this.sql('DELETE FROM search_text WHERE rowid = ?').run(trow);
-    }
+    const trows = this.sql('SELECT trow FROM doc_texts WHERE doc = ?').pluck().all(doc) as number[];
+    for (const trow of trows) this.sql('DELETE FROM search_text WHERE rowid = ?').run(trow);
     // A document with no rows (every new one) needs no delete: its select found nothing (docs/decisions/0271).
     if (trows.length > 0) this.sql('DELETE FROM doc_texts WHERE doc = ?').run(doc);
     const vrows = this.sql('SELECT vrow, dims FROM doc_vectors WHERE doc = ?').all(doc) as { vrow: number; dims: number }[];
     for (const { vrow, dims } of vrows) {
-      if (!this.known.has(dims)) continue;
-      this.sql(`DELETE FROM ${vecTable(dims)} WHERE rowid = ?`).run(BigInt(vrow));
-      this.vectorChanged(vrow, dims);
+      if (this.known.has(dims)) this.sql(`DELETE FROM ${vecTable(dims)} WHERE rowid = ?`).run(BigInt(vrow));
     }
     if (vrows.length > 0) this.sql('DELETE FROM doc_vectors WHERE doc = ?').run(doc);
   }
 
   /**
-   * Replaces a document's search rows with `entries`. `known`: the document's key (not looked up
-   * again), and whether its rows were cleared since they were last written (then not cleared
-   * again: a create's document is indexed, cleared, then its entries written, docs/decisions/0326).
+   * Replaces a document's search rows with `entries`. `cleared`: its rows were cleared since they
+   * were last written (then not cleared again: a create's document is indexed, cleared, then its
+   * entries written, docs/decisions/0326).
    */
-  index(doc: number, scope: string, entries: SearchEntries, known: { readonly key: string; readonly cleared: boolean } | null = null): void {
-    if (!known?.cleared) this.clear(doc);
+  index(doc: number, scope: string, entries: SearchEntries, cleared = false): void {
+    if (!cleared) this.clear(doc);
+    let trow = entries.texts.length > 0 ? firstRowOf(this.db, scope, true) : 0;
     for (const text of entries.texts) {
-      const { lastInsertRowid } = this.sql('INSERT INTO search_text (body, doc, field, locale) VALUES (?, ?, ?, ?)').run(text.text, doc, text.field, text.locale);
-      this.sql('INSERT INTO doc_texts (doc, trow) VALUES (?, ?)').run(doc, lastInsertRowid);
-    }
-    if (this.text.changes && entries.texts.length > 0) {
-      const key = known?.key ?? (this.sql('SELECT key FROM docs WHERE rowid = ?').pluck().get(doc) as string);
-      this.text.changes.put(doc, scope, key, entries.texts.map((t) => ({ field: t.field, locale: t.locale, text: t.text })));
+      this.sql('INSERT INTO search_text (rowid, body, doc, field, locale) VALUES (?, ?, ?, ?, ?)').run(BigInt(trow), text.text, doc, text.field, text.locale);
+      this.sql('INSERT INTO doc_texts (doc, trow) VALUES (?, ?)').run(doc, trow);
+      trow += 1;
     }
     for (const vector of entries.vectors) {
       const dims = vector.vector.length;
@@ -192,14 +206,7 @@ export class SqliteSearchTables {
       this
         .sql(`INSERT INTO ${vecTable(dims)} (rowid, scope, locale, embedding, field, doc) VALUES (?, ?, ?, ?, ?, ?)`)
         .run(BigInt(lastInsertRowid), partition(scope, vector.field), vector.locale, vector.vector, vector.field, BigInt(doc));
-      this.vectorChanged(Number(lastInsertRowid), dims);
     }
-  }
-
-  /** Logs a vector row written or removed, for the in-memory copies of other connections (vector-cache.ts). */
-  private vectorChanged(vrow: number, dims: number): void {
-    const seq = Number(this.sql('INSERT INTO vec_changes (vrow, dims) VALUES (?, ?)').run(vrow, dims).lastInsertRowid);
-    if (seq % 1024 === 0) this.sql('DELETE FROM vec_changes WHERE seq <= ?').run(seq - VECTOR_CHANGES_KEPT);
   }
 
   vectorsSize(doc: number): number {
@@ -213,100 +220,45 @@ export class SqliteSearchTables {
   }
 
   /**
-   * Documents of the collection by BM25, best first (docs/decisions/0200): a document scores the
-   * sum of its matching rows' bm25() in the named fields and locale; published documents only.
-   * Words are answered by the in-memory index when there is one; phrases, and words FTS5 would
-   * read as several tokens, by FTS5. `looked`: the keeper's `prepare()` has just run for this search.
+   * Documents of the collection by BM25, best first, by FTS5 alone (docs/decisions/0337): a
+   * document scores the sum of its matching rows' bm25() in the named fields and locale;
+   * published documents only. Typo tolerance reads the vocabulary from fts5vocab.
    */
-  searchText(env: string, folder: string, query: TextQuery, looked = false): Scored[] {
-    if (query.fields.length === 0) return [];
-    if (this.text.keeper && query.words && !query.phrase) {
-      const hits = memoryTextSearch(this.text.keeper, env, folder, query, looked);
-      if (hits) return hits;
-    }
-    return this.searchTextFts5(env, folder, query);
-  }
-
-  /** The same search by FTS5 alone. */
-  searchTextFts5(env: string, folder: string, query: TextQuery): Scored[] {
+  searchText(env: string, folder: string, scope: string, query: TextQuery): Scored[] {
+    // A limit under one reads nothing (as LIMIT 0 did when it was bound).
+    if (query.fields.length === 0 || query.limit < 1) return [];
+    const n = scopeNumber(this.db, scope, false);
+    if (n === 0) return [];
     const vocabulary = this.sql('SELECT term FROM search_vocab WHERE term >= ? AND term < ?').pluck();
     const match = ftsMatch(query, (from, to) => vocabulary.all(from, to) as string[]);
-    // A limit under one reads nothing (as LIMIT 0 did when it was bound).
-    if (!match || query.fields.length === 0 || query.limit < 1) return [];
+    if (!match) return [];
     const sql = rankedTextSql(query.locale !== null, query.fields.length, query.limit);
-    return this.sql(sql).all(match, ...localeArg(query.locale), ...query.fields, env, folder) as Scored[];
+    return this.sql(sql).all(match, n * SCOPE_ROWS, (n + 1) * SCOPE_ROWS, ...localeArg(query.locale), ...query.fields, env, folder) as Scored[];
   }
 
-  /** This connection's in-memory copy of the vector partitions it searches (made on first use). */
-  private vectorCopy: VectorCache | undefined;
-
   /**
-   * Nearest documents, each at its nearest distance over the fields: the k = 2 × limit nearest
-   * rows of each field partition, scanned exactly in memory once loaded (docs/decisions/0205).
+   * Nearest documents, each at its nearest distance over the fields: sqlite-vec's KNN, the
+   * k = 2 × limit nearest rows of each field's partition (docs/decisions/0337).
    */
   searchVectors(env: string, folder: string, scope: string, query: VectorQuery): Scored[] {
     const dims = query.vector.length;
-    if (!this.hasVectors(dims) || query.fields.length === 0) return [];
-    const unit = Float32Array.from(query.vector);
-    normalize(unit);
-    const k = Math.min(MAX_NEIGHBOURS, query.limit * 2);
-    this.vectorCopy ??= new VectorCache(this.db, this.vectorMemoryBytes);
-    const copy = this.vectorCopy;
-    // Until the partitions are in memory (loaded in the background), sqlite-vec answers.
-    const ready = query.fields.map((field) => copy.ready(dims, partition(scope, field)));
-    if (!ready.every(Boolean)) return this.searchVectorsInSqlite(env, folder, scope, query);
-    return copy.read(() => {
-      const perField = query.fields.map((field) => copy.nearest(dims, partition(scope, field), query.locale, unit, k));
-      return this.bestPerDocument(env, folder, perField, query.limit);
-    });
-  }
-
-  /** The hits' documents that are published in the collection, each at its nearest distance, nearest first. */
-  private bestPerDocument(env: string, folder: string, perField: VectorHit[][], limit: number): Scored[] {
-    const docs = [...new Set(perField.flat().map((hit) => hit.doc))];
-    const keys = new Map(
-      (this.sql('SELECT rowid, key FROM docs WHERE rowid IN (SELECT value FROM json_each(?)) AND +env = ? AND +folder = ? AND data IS NOT NULL')
-        .all(JSON.stringify(docs), env, folder) as { rowid: number; key: string }[]).map((row) => [row.rowid, row.key]),
-    );
-    const best = new Map<string, number>();
-    for (const hits of perField) {
-      for (const hit of hits) {
-        const key = keys.get(hit.doc);
-        if (key !== undefined) best.set(key, Math.min(hit.distance, best.get(key) ?? Infinity));
-      }
-    }
-    return nearestFirst(best, limit);
-  }
-
-  /** What searchVectors answers, computed by sqlite-vec's KNN queries: its answer while a partition loads, and the reference the in-memory scan is tested against. */
-  searchVectorsInSqlite(env: string, folder: string, scope: string, query: VectorQuery): Scored[] {
-    const dims = query.vector.length;
-    if (!this.hasVectors(dims) || query.fields.length === 0) return [];
+    if (!this.hasVectors(dims) || query.fields.length === 0 || query.limit < 1) return [];
     const k = Math.min(MAX_NEIGHBOURS, query.limit * 2);
     // Materialized: the KNN query runs alone (vec0 refuses an outer ORDER BY pushed into it).
     const sql = `WITH v AS MATERIALIZED (
         SELECT doc, distance FROM ${vecTable(dims)}
         WHERE embedding MATCH ? AND k = ? AND scope = ? ${query.locale === null ? '' : "AND locale IN (?, '')"}
       )
-      SELECT d.key AS key, MIN(v.distance) AS score FROM v JOIN docs d ON d.rowid = v.doc
+      SELECT d.key AS key, MIN(v.distance) AS score, v.doc AS rowid FROM v JOIN docs d ON d.rowid = v.doc
       WHERE d.env = ? AND d.folder = ? AND d.data IS NOT NULL
       GROUP BY v.doc`;
-    const best = new Map<string, number>();
+    const best = new Map<string, Scored>();
     for (const field of query.fields) {
       for (const hit of this.sql(sql).all(query.vector, k, partition(scope, field), ...localeArg(query.locale), env, folder) as Scored[]) {
-        best.set(hit.key, Math.min(hit.score, best.get(hit.key) ?? Infinity));
+        const known = best.get(hit.key);
+        if (!known || hit.score < known.score) best.set(hit.key, hit);
       }
     }
-    return nearestFirst(best, query.limit);
-  }
-
-  /** Resolves when the vector partitions being loaded into memory are loaded. */
-  async vectorsLoaded(): Promise<void> {
-    await this.vectorCopy?.loaded();
-  }
-
-  /** Vectors this connection holds in memory (rows, float32 bytes). */
-  vectorsInMemory(): { rows: number; bytes: number } {
-    return this.vectorCopy?.stats() ?? { rows: 0, bytes: 0 };
+    return [...best.values()].sort((a, b) => a.score - b.score || (a.key < b.key ? -1 : 1)).slice(0, query.limit);
   }
 }

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import type { SearchIndex } from '../../projections/ports.js';
-import type { SearchEntries } from '../../projections/search-ports.js';
+import type { SearchIndex, SearchEntries } from '../../projections/ports.js';
 import { searchDoc, vec } from '../support/search-fixtures.js';
 
 const doc = searchDoc;

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { OpenSearchSearchIndex } from '../../infra/opensearch/search-index.js';
 import { ALL_FIELDS } from '../../projections/search-entries.js';
-import type { DeliveryDoc } from '../../projections/ports.js';
-import type { SearchEntries } from '../../projections/search-ports.js';
+import type { DeliveryDoc, SearchEntries } from '../../projections/ports.js';
 import { expansionsPerWord, maxEdits } from '../../projections/typo-tolerance.js';
 import { closeTerms } from '../../infra/sqlite/fuzzy-terms.js';
 import { RecordingOpenSearch } from '../support/recording-opensearch.js';
@@ -60,6 +59,24 @@ describe('OpenSearch search requests (recorded)', () => {
         body: { properties: { v_3: { type: 'knn_vector', dimension: 3, method: { name: 'hnsw', space_type: 'cosinesimil', engine: 'lucene' } } } },
       },
     ]);
+  });
+
+  it('maps payload strings also as wildcard fields and asks the substring operators of them (docs/decisions/0338)', async () => {
+    await publish('a');
+    const docs = fake.of('indices.create').find((c) => c.index === 'p') as { body: { mappings: { properties: Record<string, { properties: Record<string, unknown> }> } } };
+    const values = docs.body.mappings.properties.values!.properties;
+    expect(values.s).to.deep.equal({ type: 'keyword', ignore_above: 8191, fields: { w: { type: 'wildcard' } } });
+    expect(values.f).to.deep.equal({ type: 'keyword', normalizer: 'fold', ignore_above: 8191, fields: { w: { type: 'wildcard', normalizer: 'fold' } } });
+    expect(docs.body.mappings.properties.items!.properties.s).to.deep.equal({ type: 'keyword', ignore_above: 8191 });
+    const sent: string[] = [];
+    for (const [op, value] of [['contains', 'a*b'], ['istartswith', 'ABC'], ['iendswith', 'Xy']] as const) {
+      const before = fake.of('search').length;
+      await index.query('e', 'f', { limit: 10, where: { kind: 'condition', field: { scope: 'data', path: ['title'] }, op, value }, sort: [] });
+      sent.push(...fake.of('search').slice(before).map((request) => JSON.stringify(request)));
+    }
+    expect(sent.join()).to.contain('{"wildcard":{"values.s.w":{"value":"*a\\\\*b*"}}}');
+    expect(sent.join()).to.contain('{"wildcard":{"values.f.w":{"value":"abc*"}}}');
+    expect(sent.join()).to.contain('{"wildcard":{"values.f.w":{"value":"*xy"}}}');
   });
 
   it('writes a document with its texts and its vectors (one per field and locale) in one bulk request', async () => {

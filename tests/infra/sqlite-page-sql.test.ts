@@ -57,9 +57,9 @@ describe("an FTS5 ranked search's LIMIT (docs/decisions/0319)", () => {
   it('is written into the SQL, not bound', () => {
     const sql = rankedTextSql(true, 2, 11);
     expect(sql).to.match(/ LIMIT 11$/);
-    // MATCH, the locale, two fields, the environment and the collection: six parameters, none of them the limit.
-    expect(sql.split('?').length - 1).to.equal(6);
-    expect(rankedTextSql(false, 1, 3).split('?').length - 1).to.equal(4);
+    // MATCH, the collection's row id range (two), the locale, two fields, the environment and the collection: eight parameters, none of them the limit.
+    expect(sql.split('?').length - 1).to.equal(8);
+    expect(rankedTextSql(false, 1, 3).split('?').length - 1).to.equal(6);
   });
 
   it('answers phrase searches with limits that change from one search to the next, each with its own rows', async () => {

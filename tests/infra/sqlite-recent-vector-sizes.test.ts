@@ -3,7 +3,7 @@ import { SqliteSearchIndex } from '../../infra/sqlite/search-index.js';
 import { SqliteSearchTables } from '../../infra/sqlite/search-tables.js';
 import { openSqlite } from '../../infra/sqlite/open.js';
 import { ALL_FIELDS } from '../../projections/search-entries.js';
-import type { SearchEntries } from '../../projections/search-ports.js';
+import type { SearchEntries } from '../../projections/ports.js';
 import { searchDoc, vec } from '../support/search-fixtures.js';
 import { tempDir } from '../support/temp.js';
 

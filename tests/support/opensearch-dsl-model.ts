@@ -1,8 +1,7 @@
 import type { Position } from '../../commands/ports.js';
 import type { SearchField } from '../../projections/search-fields.js';
-import type { Scored } from '../../projections/search-ports.js';
+import type { Scored, DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx } from '../../projections/ports.js';
 import { effectiveSort, type DeliveryQuery } from '../../projections/delivery-query.js';
-import type { DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx } from '../../projections/ports.js';
 import { keysetQuery, referencesQuery, sortClauses, whereQuery } from '../../infra/opensearch/delivery-query-dsl.js';
 import { toSource, type Source } from '../../infra/opensearch/mapping.js';
 
@@ -20,10 +19,13 @@ type Obj = Record<string, unknown>;
 const bytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
 const compare = (a: unknown, b: unknown): number => (typeof a === 'number' && typeof b === 'number' ? a - b : bytes(String(a), String(b)));
 
+/** Sub-fields of the mapping's multi-fields (mapping.ts): each holds its parent's value (`values.s.w` is `values.s`). */
+const MULTI_FIELDS: Readonly<Record<string, string>> = { 's.w': 's', 'f.w': 'f' };
+
 /** The field's value in a source or a nested entry (`values.s` inside a `values` entry is `s`). */
 function read(scope: Obj, field: string, prefix: string): unknown {
   const name = prefix && field.startsWith(`${prefix}.`) ? field.slice(prefix.length + 1) : field;
-  return scope[name];
+  return scope[MULTI_FIELDS[name] ?? name];
 }
 
 const spec = (body: unknown): { value: unknown; insensitive: boolean } =>

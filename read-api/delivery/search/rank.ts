@@ -1,4 +1,4 @@
-import type { Scored } from '../../../projections/search-ports.js';
+import type { Scored } from '../../../projections/ports.js';
 
 /** The reciprocal-rank-fusion constant of Cormack et al. (2009). */
 export const RRF_K = 60;

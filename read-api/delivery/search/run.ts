@@ -1,6 +1,5 @@
 import type { Embedder } from '../../../projections/embedder.js';
-import type { SearchIndex } from '../../../projections/ports.js';
-import type { Scored } from '../../../projections/search-ports.js';
+import type { SearchIndex, Scored } from '../../../projections/ports.js';
 import { boost, fuse, similarEnough } from './rank.js';
 import { meaningfulWords } from './stopwords.js';
 import type { SearchRequest, TextPart, VectorPart } from './request.js';

@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import { requestSchemas, type RegisteredSchema } from '../../write-api/validate.js';
+import { allowedParameters } from '../http/query-parameters.js';
 import { routeTable, type RouteEntry } from '../http/route-table.js';
 import { errorCodesOf } from './error-codes.js';
 import { areaOf, summaryOf } from './operation-words.js';
@@ -30,7 +31,7 @@ const paramNames = (path: string): { name: string; wildcard: boolean }[] =>
 
 const matches = (entry: { method: string; path: string }, method: string, path: string): boolean => entry.method === method && path.endsWith(entry.path);
 
-function parameters(route: RouteEntry, query: RegisteredSchema | undefined, paged: boolean): Json[] {
+function parameters(route: RouteEntry, method: string, query: RegisteredSchema | undefined, paged: boolean): Json[] {
   const inPath = paramNames(route.path).map(({ name, wildcard }) => ({
     name,
     in: 'path',
@@ -47,7 +48,10 @@ function parameters(route: RouteEntry, query: RegisteredSchema | undefined, page
         { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } },
       ]
     : [];
-  return [...inPath, ...inQuery, ...paging];
+  // Every other query parameter the route takes (the strict parameter check's list): a string.
+  const named = new Set([...inQuery, ...paging].map((p) => p.name));
+  const declared = [...allowedParameters(method, route.path)].filter((name) => !named.has(name)).map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } }));
+  return [...inPath, ...inQuery, ...paging, ...declared];
 }
 
 function requestBody(method: string, body: RegisteredSchema | undefined): Json | undefined {
@@ -88,7 +92,7 @@ function operation(route: RouteEntry, method: string, options: DocumentOptions):
     summary: summaryOf(method, route.path),
     description: `\`${method} ${openApiPath(route.path)}\``,
     tags: [areaOf(route.path)],
-    parameters: parameters(route, schemas.find((s) => s.in === 'query'), known?.paged === true),
+    parameters: parameters(route, method, schemas.find((s) => s.in === 'query'), known?.paged === true),
     ...(body ? { requestBody: body } : {}),
     responses: responses(method, route.path, known, open),
     ...(open ? { security: [] } : { security: options.security }),

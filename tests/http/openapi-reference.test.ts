@@ -28,6 +28,13 @@ describe('the management reference names operations in words, tags them by area,
     }
   });
 
+  it('documents every query parameter a route takes, as the strict parameter check allows them', () => {
+    const names = (path: string, method = 'get') => op(method, path).parameters.filter((p: Json) => p.in === 'query').map((p: Json) => p.name);
+    expect(names('/v1/{env}/collections/{collection}/resources/')).to.include.members(['limit', 'offset', 'ordering', 'status', 'external_id', 'as_of']);
+    expect(names('/v1/{env}/collections/{collection}/resources/', 'post')).to.include.members(['external_id', 'wait']);
+    expect(names('/v1/{env}/events/')).to.include.members(['event_type', 'entity_type', 'collection_key', 'from_timestamp']);
+  });
+
   it('tags operations by area', () => {
     expect(op('get', '/v1/{env}/collections/{collection}/resources/').tags).to.deep.equal(['Content']);
     expect(op('get', '/v1/{env}/api/{api}/collections/').tags).to.deep.equal(['Delivery APIs']);

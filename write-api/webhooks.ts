@@ -10,7 +10,6 @@ import { deliveryId, retryDelivery } from '../projections/webhook-deliveries.js'
 import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
 import { respondAfterWrite } from './respond.js';
-import { sendJson } from './json-answer.js';
 import { documented, validator } from './validate.js';
 
 /** Every `<entity_type>.<event_type>` of the environment's audit log. */
@@ -94,7 +93,7 @@ export function webhooksWriteRouter(deps: WriteDeps): Router {
     const doc = await retryDelivery(deps.readStore, deliveryId(key, param(req, 'id')), new Date().toISOString());
     if (!doc) throw notFound('delivery_not_found', 'Delivery');
     deps.webhooks?.wake();
-    sendJson(res, 202, deliveryView(doc));
+    res.status(202).json(deliveryView(doc));
   });
 
   return router;

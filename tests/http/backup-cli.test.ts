@@ -2,23 +2,12 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { backupCli } from '../../infra/cli/backup-cli.js';
 import { verifyCli } from '../../infra/cli/verify-cli.js';
 import { collectionWithSchema, v1 } from '../support/content.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { runCli as run } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
-
-async function run(tool: (out: PassThrough, err: PassThrough) => Promise<number>) {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  const chunks: string[] = [];
-  const errors: string[] = [];
-  out.on('data', (c: Buffer) => chunks.push(c.toString()));
-  err.on('data', (c: Buffer) => errors.push(c.toString()));
-  const code = await tool(out, err);
-  return { code, out: chunks.join(''), err: errors.join('') };
-}
 
 /** `npm run backup`'s program as a process of its own, as an operator runs it beside the service. */
 function backupProcess(dataDir: string, outDir: string): Promise<{ code: number | null; out: string; err: string }> {

@@ -1,22 +1,11 @@
 import { expect } from 'chai';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { importContentCli } from '../../infra/cli/import-content-cli.js';
 import { collectionWithSchema, eventually, v1 } from '../support/content.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { runCli as run } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
-
-async function run(tool: (out: PassThrough, err: PassThrough) => Promise<number>) {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  const chunks: string[] = [];
-  const errors: string[] = [];
-  out.on('data', (c: Buffer) => chunks.push(c.toString()));
-  err.on('data', (c: Buffer) => errors.push(c.toString()));
-  const code = await tool(out, err);
-  return { code, out: chunks.join(''), err: errors.join('') };
-}
 
 const ndjson = (lines: readonly unknown[]): string => {
   const file = join(tempDir(), 'content.ndjson');

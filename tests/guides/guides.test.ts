@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { jsonMismatch, jsonValues, stepsOf, textMismatch, type Step } from '../support/guide-blocks.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -37,7 +38,12 @@ describe('the guides: every command block runs, in order, against a fresh servic
 
   before(async () => {
     root = checkoutBeside();
-    s = await startTestService({ PLAN: 'starter' }, join(root, 'data'));
+    // The operator's signing key (kept outside the data directory) and the public key handed to auditors as audit.pub.pem.
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const keyFile = join(tempDir(), 'audit.pem');
+    writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+    writeFileSync(join(root, 'audit.pub.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
+    s = await startTestService({ PLAN: 'starter', AUDIT_SIGNING_KEY_FILE: keyFile, AUDIT_CHECKPOINT_EVENTS: '10' }, join(root, 'data'));
   });
   after(() => s.stop());
 

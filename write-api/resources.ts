@@ -64,7 +64,10 @@ documented(upsertBody, { method: 'PUT', path: '/resources/', in: 'body' });
 documented(externalIdQuery, { method: 'POST', path: '/resources/', in: 'query' }, { method: 'PUT', path: '/resources/', in: 'query' });
 documented(metadataBody, { method: 'PUT', path: '/resources/:resource/', in: 'body' });
 
-/** `POST .../resources/`: the handler of the route. */
+/**
+ * `POST .../resources/`: the handler of the route, also run by the management front's thin
+ * path (docs/decisions/0215) without express's router.
+ */
 export function createResourceHandler(deps: WriteDeps): RequestHandler {
   return async (req, res) => {
     const { external_id: inBody, ...input } = createBody(req.body);
@@ -83,7 +86,7 @@ export function createResourceHandler(deps: WriteDeps): RequestHandler {
   };
 }
 
-/** `PUT .../resources/?external_id=`: upsert. */
+/** `PUT .../resources/?external_id=`: upsert; also run by the management front's thin path. */
 export function upsertResourceHandler(deps: WriteDeps): RequestHandler {
   return async (req, res) => {
     const query = req.query;
@@ -107,7 +110,7 @@ export function upsertResourceHandler(deps: WriteDeps): RequestHandler {
   };
 }
 
-/** `PUT .../resources/:resource/`: the name. */
+/** `PUT .../resources/:resource/`: the name; also run by the management front's thin path. */
 export function updateResourceHandler(deps: WriteDeps): RequestHandler {
   return async (req, res) => {
     const input = metadataBody(req.body);
@@ -117,7 +120,7 @@ export function updateResourceHandler(deps: WriteDeps): RequestHandler {
   };
 }
 
-/** `DELETE .../resources/:resource/`. */
+/** `DELETE .../resources/:resource/`; also run by the management front's thin path. */
 export function deleteResourceHandler(deps: WriteDeps): RequestHandler {
   return async (req, res) => {
     const deleted = await deleteResource(deps.bus, commandContext(req, res), param(req, 'collection'), param(req, 'resource'), deps.resourceQuota);

@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import type { Position } from '../commands/ports.js';
 import type { WriteDeps } from './deps.js';
+import { sendJson } from './json-answer.js';
 
 /**
  * Read-your-writes: waits until every projection has applied `position`, then answers
@@ -15,8 +16,8 @@ export async function respondAfterWrite(
   const applied = await deps.projections.waitFor(written.position, deps.waitTimeoutMs);
   const view = applied ? await written.read() : null;
   if (view === null) {
-    res.status(202).json(written.fallback());
+    sendJson(res, 202, written.fallback());
     return;
   }
-  res.status(written.status).json(view);
+  sendJson(res, written.status, view);
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { StoredEvent } from '../../commands/ports.js';
 import { auditKey } from '../../projections/audit-log.js';
-import { startChildService } from '../support/child-service.js';
+import { apiOf, startChildService } from '../support/child-service.js';
 import { collectionWithSchema, v1 } from '../support/content.js';
 import { crashUnderLoad, type LoadResult } from '../support/crash-load.js';
 import { allEvents, deliveryDocs, eventsOnlyCopy, readModels } from '../support/data-dir.js';
@@ -30,15 +30,7 @@ describe('a crash under load (SIGKILL mid-write, restart on the same data direct
   before(async () => {
     const child = await startChildService(dataDir);
     env = child.bootstrap.environment;
-    const api = async (method: string, path: string, body?: unknown) => {
-      const r = await fetch(`${child.base}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${child.bootstrap.management_token}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await r.text();
-      return { status: r.status, body: text ? JSON.parse(text) : null, headers: r.headers };
-    };
+    const api = apiOf(child);
     folder = await collectionWithSchema({ env, api }, 'crash');
     load = await crashUnderLoad(child, { folder, writes: WRITES, killAfter: KILL_AFTER, concurrency: 32, externalIds: EXTERNAL_IDS });
 

@@ -1,22 +1,8 @@
 import { expect } from 'chai';
-import { startChildService, type ChildService } from '../support/child-service.js';
+import { apiOf, startChildService, type ChildService } from '../support/child-service.js';
 import { collectionWithSchema, v1 } from '../support/content.js';
 import { tempDir } from '../support/temp.js';
 import { startReceiver } from '../support/webhook-receiver.js';
-
-type Api = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any; headers: Headers }>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const apiOf =
-  (child: ChildService): Api =>
-  async (method, path, body) => {
-    const r = await fetch(`${child.base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${child.bootstrap.management_token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await r.text();
-    return { status: r.status, body: text ? JSON.parse(text) : null, headers: r.headers };
-  };
 
 const kill = async (child: ChildService): Promise<void> => {
   child.process.kill('SIGKILL');

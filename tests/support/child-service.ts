@@ -62,3 +62,18 @@ export async function startChildService(dataDir: string, env: Record<string, str
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** A management request to a child service with its bootstrap token. */
+export type ChildApi = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any; headers: Headers }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export const apiOf =
+  (child: ChildService): ChildApi =>
+  async (method, path, body) => {
+    const r = await fetch(`${child.base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${child.bootstrap.management_token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await r.text();
+    return { status: r.status, body: text ? JSON.parse(text) : null, headers: r.headers };
+  };

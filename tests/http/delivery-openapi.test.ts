@@ -97,6 +97,27 @@ describe('a reference per delivery API: GET {prefix}/_openapi', function () {
     expect(post.status).to.equal(404);
   });
 
+  it('shows a key only the routes its role may read, and an auth-required API nothing without a key', async () => {
+    const e = `/v1/${s.env}`;
+    const c = (await s.api('GET', `${e}/collections/tree/`)).body.results.find((x: Json) => x.alias === 'articles').key;
+    const other = (await s.api('POST', `${e}/collections/tree/`, { name: 'Notes', alias: 'notes' })).body.key;
+    const api = (await s.api('POST', `${e}/api/`, { name: 'Private', prefix: 'private', is_auth_required: true })).body.key;
+    await s.api('POST', `${e}/api/${api}/collections/`, { folder: c, allowed_methods: ['get_many', 'get_one'] });
+    await s.api('POST', `${e}/api/${api}/collections/`, { folder: other, allowed_methods: ['get_many'] });
+    const role = (await s.api('POST', `${e}/permissions/delivery-api/roles/`, { name: 'notes only' })).body.key;
+    await s.api('POST', `${e}/permissions/delivery-api/roles/${role}/permissions/batch/`, [
+      { content_type: 'flux-apis', actions: ['read'], all_objects: true },
+      { content_type: 'collections', actions: ['read'], all_objects: false, objects: [other] },
+    ]);
+    const key = (await s.api('POST', `${e}/permissions/delivery-api/api-keys/`, { role })).body;
+    const anonymous = await s.get(`${s.delivery}/private/_openapi`);
+    expect([anonymous.status, anonymous.body.error_code]).to.deep.equal([401, 'authentication_required']);
+    const limited = await s.get(`${s.delivery}/private/_openapi`, { authorization: `Simple ${key.public_key}:${key.secret_key}` });
+    expect(limited.status, JSON.stringify(limited.body)).to.equal(200);
+    expect(Object.keys(limited.body.paths)).to.have.members(['/notes/', '/notes/_search', '/notes/_schema']);
+    expect(limited.body.security).not.to.deep.include({});
+  });
+
   it('opens any API\'s document from the delivery reference page', async () => {
     const page = await (await fetch(`${s.service.urls.delivery}/docs/?api=${s.env}/site`)).text();
     expect(page).to.include(`data-url="/${s.env}/site/_openapi"`);

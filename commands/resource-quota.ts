@@ -1,5 +1,4 @@
 import { DomainError } from '../domain/errors.js';
-import { resource } from '../domain/resource/decider.js';
 import { resourceQuota, type ReserveResourceSlot } from '../domain/resource-quota/decider.js';
 import type { CommandBus } from './command-bus.js';
 import type { CommandContext } from './context.js';
@@ -33,13 +32,6 @@ export async function reserveSlot(bus: CommandBus, quota: ResourceQuota, ctx: Co
 export async function releaseSlot(bus: CommandBus, quota: ResourceQuota, ctx: CommandContext, folder: string, key: string): Promise<void> {
   if (quota === null) return;
   await bus.handle(resourceQuota, streams.resourceQuota(ctx.env), { type: 'ReleaseResourceSlot', data: { env: ctx.env, folder, key } }, ctx.metadata);
-}
-
-/** After a failed create: frees the reserved slot unless the resource came to exist after all. */
-export async function releaseUnlessCreated(bus: CommandBus, quota: ResourceQuota, ctx: CommandContext, folder: string, key: string): Promise<void> {
-  if (quota === null) return;
-  const { state } = await bus.load(resource, streams.resource(key));
-  if (state.status !== 'active') await releaseSlot(bus, quota, ctx, folder, key);
 }
 
 /** Releases the slots of the resources of deleted collections. */

@@ -18,6 +18,12 @@ export type Handled<S, E> = {
 /** A step every command passes before it is decided (commands/write-guards.ts); it refuses by throwing. */
 export type WriteGuard = (stream: string, command: Message, metadata: EventMetadata) => Promise<void>;
 
+/**
+ * `admitted`: the command is a later step of an operation whose start `admit` let through: the
+ * guards are not asked again, so the operation cannot be refused halfway (docs/decisions/0152).
+ */
+export type HandleOptions = { readonly admitted?: boolean };
+
 type Cached = { readonly decider: unknown; readonly state: unknown; readonly revision: number };
 /** A cached state and when it was last used (a counter of uses, not the clock). */
 type Slot = { entry: Cached; used: number };
@@ -60,6 +66,11 @@ export class CommandBus {
     this.guards.push(guard);
   }
 
+  /** Asks the guards about the command of an operation before any of its steps is written; a refusal throws. */
+  async admit(stream: string, command: Message, metadata: EventMetadata): Promise<void> {
+    for (const guard of this.guards) await guard(stream, command, metadata);
+  }
+
   async load<S, C extends Message, E extends Message>(decider: Decider<S, C, E>, stream: string): Promise<Loaded<S>> {
     const cached = this.cache.get(stream)?.entry;
     this.onCacheLookup(cached !== undefined && cached.decider === decider);
@@ -94,8 +105,9 @@ export class CommandBus {
     stream: string,
     command: C | ((state: S) => Promise<C>),
     metadata: EventMetadata,
+    options: HandleOptions = {},
   ): Promise<Handled<S, E>> {
-    return this.inTurn(stream, () => this.decideAndAppend(decider, stream, command, metadata, false));
+    return this.inTurn(stream, () => this.decideAndAppend(decider, stream, command, metadata, { fresh: false, admitted: options.admitted === true }));
   }
 
   /**
@@ -104,8 +116,14 @@ export class CommandBus {
    * (docs/decisions/0296). The append still expects no stream, so should the key be taken after
    * all, the store refuses it and the retry reads the stream as `handle` does.
    */
-  handleNew<S, C extends Message, E extends Message>(decider: Decider<S, C, E>, stream: string, command: C, metadata: EventMetadata): Promise<Handled<S, E>> {
-    return this.inTurn(stream, () => this.decideAndAppend(decider, stream, command, metadata, true));
+  handleNew<S, C extends Message, E extends Message>(
+    decider: Decider<S, C, E>,
+    stream: string,
+    command: C,
+    metadata: EventMetadata,
+    options: HandleOptions = {},
+  ): Promise<Handled<S, E>> {
+    return this.inTurn(stream, () => this.decideAndAppend(decider, stream, command, metadata, { fresh: true, admitted: options.admitted === true }));
   }
 
   private async inTurn<T>(stream: string, work: () => Promise<T>): Promise<T> {
@@ -125,27 +143,28 @@ export class CommandBus {
     stream: string,
     command: C | ((state: S) => Promise<C>),
     metadata: EventMetadata,
-    fresh: boolean,
+    how: { readonly fresh: boolean; readonly admitted: boolean },
   ): Promise<Handled<S, E>> {
     try {
-      return await retrying(this.retry, (attempt) => this.tryOnce(decider, stream, command, metadata, fresh && attempt === 1));
+      return await retrying(this.retry, (attempt) => this.tryOnce(decider, stream, command, metadata, how.fresh && attempt === 1, how.admitted));
     } catch (error) {
       if (isVersionConflict(error)) throw new DomainError('revision_number_conflict', 'Another write changed the same entity; retry the same write.');
       throw error;
     }
   }
 
-  /** One try: load (or, for a new key's first try, start from the initial state), guard, decide, append. */
+  /** One try: load (or, for a new key's first try, start from the initial state), guard unless admitted, decide, append. */
   private async tryOnce<S, C extends Message, E extends Message>(
     decider: Decider<S, C, E>,
     stream: string,
     command: C | ((state: S) => Promise<C>),
     metadata: EventMetadata,
     fresh: boolean,
+    admitted: boolean,
   ): Promise<Handled<S, E>> {
     const { state, revision } = fresh && !this.cache.has(stream) ? { state: decider.initialState(), revision: NO_STREAM } : await this.load(decider, stream);
     const decided = typeof command === 'function' ? await command(state) : command;
-    for (const guard of this.guards) await guard(stream, decided, metadata);
+    if (!admitted) await this.admit(stream, decided, metadata);
     const events = decider.decide(decided, state);
     if (events.length === 0) return { events, state, revision, position: '' };
     const appended = await this.store.appendToStream(

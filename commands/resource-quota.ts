@@ -1,4 +1,3 @@
-import { DomainError } from '../domain/errors.js';
 import { resourceQuota, type ReserveResourceSlot } from '../domain/resource-quota/decider.js';
 import type { CommandBus } from './command-bus.js';
 import type { CommandContext } from './context.js';
@@ -13,20 +12,6 @@ export type ResourceQuota = {
   /** The resources an environment holds (read model), to seed an empty count once. */
   readonly existing: (env: string) => Promise<ReserveResourceSlot['data']['existing']>;
 } | null;
-
-/** Reserves the slot of a new resource key; refused with plan_limit_exceeded at the limit, with `status` for the HTTP answer. */
-export async function reserveSlot(bus: CommandBus, quota: ResourceQuota, ctx: CommandContext, folder: string, key: string, status: number): Promise<void> {
-  if (quota === null) return;
-  try {
-    await bus.handle(resourceQuota, streams.resourceQuota(ctx.env), async (state): Promise<ReserveResourceSlot> => ({
-      type: 'ReserveResourceSlot',
-      data: { env: ctx.env, folder, key, limit: quota.limit, existing: state.seeded ? [] : await quota.existing(ctx.env) },
-    }), ctx.metadata);
-  } catch (error) {
-    if (error instanceof DomainError && error.code === 'plan_limit_exceeded') throw new DomainError(error.code, error.message, error.detail, status);
-    throw error;
-  }
-}
 
 /** Releases the slot of a deleted resource (a no-op for a key that holds none). */
 export async function releaseSlot(bus: CommandBus, quota: ResourceQuota, ctx: CommandContext, folder: string, key: string): Promise<void> {

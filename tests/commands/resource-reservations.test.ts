@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
-import { CommandBus } from '../../commands/command-bus.js';
+import { CommandBus, type WriteGuard } from '../../commands/command-bus.js';
 import type { CommandContext } from '../../commands/context.js';
-import type { EventMetadata } from '../../commands/ports.js';
+import type { EventMetadata, EventStore, ExpectedRevision, NewEvent } from '../../commands/ports.js';
 import { createWithReservations, type NewResourceCommand } from '../../commands/resource-reservations.js';
 import { streams } from '../../commands/streams.js';
 import type { Message } from '../../domain/decider.js';
@@ -60,19 +60,35 @@ type Outcome = {
 /** The stores of the test that runs, closed after it. */
 const opened: SqliteEventStore[] = [];
 
+type When = {
+  /** RESOURCE_LIMIT, or none. */
+  readonly limit?: number;
+  readonly overLimit?: 422 | 403;
+  readonly guard?: WriteGuard;
+  /** Runs before each append of the workflow, with the type of its first event: another writer, or a failing disk. */
+  readonly beforeAppend?: (type: string, store: SqliteEventStore) => Promise<void>;
+};
+
 /**
  * given(past events by stream) → when(a new resource's command, under RESOURCE_LIMIT `limit`
  * or none) → the outcome, as Emmett's DeciderSpecification but through the bus and a real store.
  */
 function given(...past: Array<[string, Message]>) {
   return {
-    when: async (command: NewResourceCommand, options: { limit?: number; overLimit?: 422 | 403; guard?: (bus: CommandBus, store: SqliteEventStore) => void } = {}): Promise<Outcome> => {
+    when: async (command: NewResourceCommand, options: When = {}): Promise<Outcome> => {
       const store = new SqliteEventStore(join(tempDir(), 'events.db'));
       opened.push(store);
       for (const [stream, event] of past) await store.appendToStream(stream, [{ id: `past-${Math.random()}`, type: event.type, data: event.data, metadata }], 'any');
       const head = await store.headPosition();
-      const bus = new CommandBus(store);
-      options.guard?.(bus, store);
+      const { beforeAppend } = options;
+      const racing: EventStore = Object.assign(Object.create(store) as EventStore, {
+        async appendToStream(stream: string, events: readonly NewEvent[], expected: ExpectedRevision) {
+          await beforeAppend?.(events[0]?.type ?? '', store);
+          return store.appendToStream(stream, events, expected);
+        },
+      });
+      const bus = new CommandBus(racing);
+      if (options.guard) bus.useGuard(options.guard);
       const quota = options.limit === undefined ? null : { limit: options.limit, existing: async () => [] };
       let refusal: DomainError | null = null;
       try {
@@ -154,12 +170,12 @@ describe('the reservations of a new resource, given / when / then (commands/reso
     let raced = false;
     const then = await given().when(create('r1', { external_id: 'isbn-1' }), {
       limit: 5,
-      guard: (bus, store) => bus.useGuard(async (_stream, command) => {
-        if (command.type !== 'ClaimExternalId' || raced) return;
+      beforeAppend: async (type, store) => {
+        if (type !== 'ExternalIdClaimed' || raced) return;
         raced = true;
         const [stream, event] = claimed('isbn-1', 'other');
         await store.appendToStream(stream, [{ id: 'interloper', type: event.type, data: event.data, metadata }], 'any');
-      }),
+      },
     });
     refusedWith(then, 'external_id_conflict');
     expect(then.written).to.deep.equal([
@@ -184,14 +200,38 @@ describe('the reservations of a new resource, given / when / then (commands/reso
     expect(await then.claimOf('isbn-1')).to.equal('r2');
   });
 
-  it('releases the slot when the append itself is refused (a write guard), and passes the refusal on', async () => {
+  it('asks the write guards once, with the create, before anything is written: their refusal writes nothing', async () => {
+    const asked: string[] = [];
+    const guard: WriteGuard = async (_stream, command) => {
+      asked.push(command.type);
+      throw new DomainError('environment_protected', 'Protected.');
+    };
+    const then = await given().when(create('r1', { external_id: 'isbn-1' }), { limit: 5, guard });
+    refusedWith(then, 'environment_protected');
+    expect(asked).to.deep.equal(['CreateResource']);
+    expect(then.written).to.deep.equal([]);
+  });
+
+  it('does not ask the guards again once the create is admitted: the slot and the claim are later steps (docs/decisions/0152)', async () => {
+    const asked: string[] = [];
+    const guard: WriteGuard = async (_stream, command) => {
+      asked.push(command.type);
+      if (command.type !== 'CreateResource') throw new DomainError('environment_protected', 'Protected halfway.');
+    };
+    const then = await given().when(create('r1', { external_id: 'isbn-1' }), { limit: 5, guard });
+    expect(then.refusal).to.equal(null);
+    expect(asked).to.deep.equal(['CreateResource']);
+    expect(await then.claimOf('isbn-1')).to.equal('r1');
+  });
+
+  it('releases the slot when the append itself fails, and passes the failure on', async () => {
     const then = await given().when(create('r1'), {
       limit: 5,
-      guard: (bus) => bus.useGuard(async (_stream, command) => {
-        if (command.type === 'CreateResource') throw new DomainError('environment_protected', 'Protected.');
-      }),
+      beforeAppend: async (type) => {
+        if (type === 'ResourceCreated') throw new DomainError('storage_full', 'No space left.');
+      },
     });
-    refusedWith(then, 'environment_protected');
+    refusedWith(then, 'storage_full');
     expect(then.written).to.deep.equal(['resourcequota ResourceSlotsSeeded', 'resourcequota ResourceSlotReserved', 'resourcequota ResourceSlotReleased']);
     expect(await then.slotHeld('r1')).to.equal(false);
   });

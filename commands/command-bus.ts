@@ -2,6 +2,7 @@ import { evolveAll, type Decider, type Message } from '../domain/decider.js';
 import { DomainError } from '../domain/errors.js';
 import { newEventId } from './event-ids.js';
 import { WrongExpectedRevision, type EventMetadata, type EventStore, type Position, type StoredEvent } from './ports.js';
+import { retrying, type RetryPolicy } from './retry.js';
 
 export type Loaded<S> = { readonly state: S; readonly revision: number };
 
@@ -17,19 +18,33 @@ export type Handled<S, E> = {
 /** A step every command passes before it is decided (commands/write-guards.ts); it refuses by throwing. */
 export type WriteGuard = (stream: string, command: Message, metadata: EventMetadata) => Promise<void>;
 
+/**
+ * `admitted`: the command is a later step of an operation whose start `admit` let through: the
+ * guards are not asked again, so the operation cannot be refused halfway (docs/decisions/0152).
+ */
+export type HandleOptions = { readonly admitted?: boolean };
+
 type Cached = { readonly decider: unknown; readonly state: unknown; readonly revision: number };
 /** A cached state and when it was last used (a counter of uses, not the clock). */
 type Slot = { entry: Cached; used: number };
 
 const NO_STREAM = -1;
-const RETRIES = 5;
 const CACHE_SIZE = 10_000;
 /** How many least recently used states one eviction drops. */
 const EVICT_BATCH = CACHE_SIZE / 10;
 
+/** Whether an append lost to another writer of its stream (the store refused the revision it expected). */
+export const isVersionConflict = (error: unknown): boolean => error instanceof WrongExpectedRevision;
+
 /**
- * Loads an aggregate, decides, appends with the revision it read, and retries a bounded
- * number of times on a revision conflict. Aggregate states are cached by stream and
+ * The bus's retry: a command whose append another writer beat is decided again on the state that
+ * writer left, four more times at most (five tries), then answered 409 revision_number_conflict.
+ */
+export const ON_VERSION_CONFLICT: RetryPolicy = { retries: 4, on: isVersionConflict };
+
+/**
+ * Loads an aggregate, decides and appends with the revision it read, under a retry policy
+ * (ON_VERSION_CONFLICT unless told otherwise). Aggregate states are cached by stream and
  * brought up to date by reading only the events after the cached revision.
  */
 export class CommandBus {
@@ -43,11 +58,17 @@ export class CommandBus {
     private readonly store: EventStore,
     /** Told whether each load found the stream's state in the cache (metrics). */
     private readonly onCacheLookup: (hit: boolean) => void = () => {},
+    private readonly retry: RetryPolicy = ON_VERSION_CONFLICT,
   ) {}
 
   /** Adds a check every later command passes, management and delivery writes alike. */
   useGuard(guard: WriteGuard): void {
     this.guards.push(guard);
+  }
+
+  /** Asks the guards about the command of an operation before any of its steps is written; a refusal throws. */
+  async admit(stream: string, command: Message, metadata: EventMetadata): Promise<void> {
+    for (const guard of this.guards) await guard(stream, command, metadata);
   }
 
   async load<S, C extends Message, E extends Message>(decider: Decider<S, C, E>, stream: string): Promise<Loaded<S>> {
@@ -76,7 +97,7 @@ export class CommandBus {
    * Commands on one stream take turns in this process (docs/decisions/0104): each loads the
    * state the previous one left, so concurrent writers of a hot stream queue up instead of
    * deciding on the same revision and running out of retries. Other processes can still win
-   * a revision; the bounded retry is for them. A command function must not `handle` a
+   * a revision; the retry policy is for them. A command function must not `handle` a
    * command on its own stream (it would wait for itself); loading any stream is fine.
    */
   handle<S, C extends Message, E extends Message>(
@@ -84,8 +105,9 @@ export class CommandBus {
     stream: string,
     command: C | ((state: S) => Promise<C>),
     metadata: EventMetadata,
+    options: HandleOptions = {},
   ): Promise<Handled<S, E>> {
-    return this.inTurn(stream, () => this.decideAndAppend(decider, stream, command, metadata, false));
+    return this.inTurn(stream, () => this.decideAndAppend(decider, stream, command, metadata, { fresh: false, admitted: options.admitted === true }));
   }
 
   /**
@@ -94,8 +116,14 @@ export class CommandBus {
    * (docs/decisions/0296). The append still expects no stream, so should the key be taken after
    * all, the store refuses it and the retry reads the stream as `handle` does.
    */
-  handleNew<S, C extends Message, E extends Message>(decider: Decider<S, C, E>, stream: string, command: C, metadata: EventMetadata): Promise<Handled<S, E>> {
-    return this.inTurn(stream, () => this.decideAndAppend(decider, stream, command, metadata, true));
+  handleNew<S, C extends Message, E extends Message>(
+    decider: Decider<S, C, E>,
+    stream: string,
+    command: C,
+    metadata: EventMetadata,
+    options: HandleOptions = {},
+  ): Promise<Handled<S, E>> {
+    return this.inTurn(stream, () => this.decideAndAppend(decider, stream, command, metadata, { fresh: true, admitted: options.admitted === true }));
   }
 
   private async inTurn<T>(stream: string, work: () => Promise<T>): Promise<T> {
@@ -109,35 +137,44 @@ export class CommandBus {
     }
   }
 
+  /** Decides and appends under the bus's retry policy; running out of tries answers 409 revision_number_conflict. */
   private async decideAndAppend<S, C extends Message, E extends Message>(
     decider: Decider<S, C, E>,
     stream: string,
     command: C | ((state: S) => Promise<C>),
     metadata: EventMetadata,
-    fresh: boolean,
+    how: { readonly fresh: boolean; readonly admitted: boolean },
   ): Promise<Handled<S, E>> {
-    for (let attempt = 0; ; attempt++) {
-      const { state, revision } = fresh && attempt === 0 && !this.cache.has(stream) ? { state: decider.initialState(), revision: NO_STREAM } : await this.load(decider, stream);
-      const decided = typeof command === 'function' ? await command(state) : command;
-      for (const guard of this.guards) await guard(stream, decided, metadata);
-      const events = decider.decide(decided, state);
-      if (events.length === 0) return { events, state, revision, position: '' };
-      try {
-        const appended = await this.store.appendToStream(
-          stream,
-          events.map((e) => ({ id: newEventId(), type: e.type, data: e.data, metadata })),
-          revision === NO_STREAM ? 'no_stream' : revision,
-        );
-        const next = evolveAll(decider, state, events);
-        this.remember(stream, { decider, state: next, revision: appended.revision });
-        return { events, state: next, revision: appended.revision, position: appended.position };
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevision)) throw error;
-        if (attempt + 1 >= RETRIES) {
-          throw new DomainError('revision_number_conflict', 'Another write changed the same entity; retry the same write.');
-        }
-      }
+    try {
+      return await retrying(this.retry, (attempt) => this.tryOnce(decider, stream, command, metadata, how.fresh && attempt === 1, how.admitted));
+    } catch (error) {
+      if (isVersionConflict(error)) throw new DomainError('revision_number_conflict', 'Another write changed the same entity; retry the same write.');
+      throw error;
     }
+  }
+
+  /** One try: load (or, for a new key's first try, start from the initial state), guard unless admitted, decide, append. */
+  private async tryOnce<S, C extends Message, E extends Message>(
+    decider: Decider<S, C, E>,
+    stream: string,
+    command: C | ((state: S) => Promise<C>),
+    metadata: EventMetadata,
+    fresh: boolean,
+    admitted: boolean,
+  ): Promise<Handled<S, E>> {
+    const { state, revision } = fresh && !this.cache.has(stream) ? { state: decider.initialState(), revision: NO_STREAM } : await this.load(decider, stream);
+    const decided = typeof command === 'function' ? await command(state) : command;
+    if (!admitted) await this.admit(stream, decided, metadata);
+    const events = decider.decide(decided, state);
+    if (events.length === 0) return { events, state, revision, position: '' };
+    const appended = await this.store.appendToStream(
+      stream,
+      events.map((e) => ({ id: newEventId(), type: e.type, data: e.data, metadata })),
+      revision === NO_STREAM ? 'no_stream' : revision,
+    );
+    const next = evolveAll(decider, state, events);
+    this.remember(stream, { decider, state: next, revision: appended.revision });
+    return { events, state: next, revision: appended.revision, position: appended.position };
   }
 
   /**

@@ -1,5 +1,3 @@
-import { DomainError } from '../domain/errors.js';
-import { resource } from '../domain/resource/decider.js';
 import { resourceQuota, type ReserveResourceSlot } from '../domain/resource-quota/decider.js';
 import type { CommandBus } from './command-bus.js';
 import type { CommandContext } from './context.js';
@@ -15,31 +13,10 @@ export type ResourceQuota = {
   readonly existing: (env: string) => Promise<ReserveResourceSlot['data']['existing']>;
 } | null;
 
-/** Reserves the slot of a new resource key; refused with plan_limit_exceeded at the limit, with `status` for the HTTP answer. */
-export async function reserveSlot(bus: CommandBus, quota: ResourceQuota, ctx: CommandContext, folder: string, key: string, status: number): Promise<void> {
-  if (quota === null) return;
-  try {
-    await bus.handle(resourceQuota, streams.resourceQuota(ctx.env), async (state): Promise<ReserveResourceSlot> => ({
-      type: 'ReserveResourceSlot',
-      data: { env: ctx.env, folder, key, limit: quota.limit, existing: state.seeded ? [] : await quota.existing(ctx.env) },
-    }), ctx.metadata);
-  } catch (error) {
-    if (error instanceof DomainError && error.code === 'plan_limit_exceeded') throw new DomainError(error.code, error.message, error.detail, status);
-    throw error;
-  }
-}
-
 /** Releases the slot of a deleted resource (a no-op for a key that holds none). */
 export async function releaseSlot(bus: CommandBus, quota: ResourceQuota, ctx: CommandContext, folder: string, key: string): Promise<void> {
   if (quota === null) return;
   await bus.handle(resourceQuota, streams.resourceQuota(ctx.env), { type: 'ReleaseResourceSlot', data: { env: ctx.env, folder, key } }, ctx.metadata);
-}
-
-/** After a failed create: frees the reserved slot unless the resource came to exist after all. */
-export async function releaseUnlessCreated(bus: CommandBus, quota: ResourceQuota, ctx: CommandContext, folder: string, key: string): Promise<void> {
-  if (quota === null) return;
-  const { state } = await bus.load(resource, streams.resource(key));
-  if (state.status !== 'active') await releaseSlot(bus, quota, ctx, folder, key);
 }
 
 /** Releases the slots of the resources of deleted collections. */

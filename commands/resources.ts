@@ -1,13 +1,13 @@
-import { DomainError, notFound } from '../domain/errors.js';
-import { externalId, type ClaimExternalId, type ExternalIdState } from '../domain/external-id/decider.js';
+import { notFound } from '../domain/errors.js';
 import { resource, type CreateResource, type OwnerCheck } from '../domain/resource/decider.js';
-import type { CommandBus, Handled } from './command-bus.js';
+import type { CommandBus } from './command-bus.js';
 import { collectionNode } from './collections.js';
 import { payloadSize, validation } from './content-check.js';
 import type { CommandContext } from './context.js';
 import type { DataValidator } from './data-validator.js';
 import { newKey, newOrderedKey } from './keys.js';
-import { releaseSlot, releaseUnlessCreated, reserveSlot, type ResourceQuota } from './resource-quota.js';
+import { releaseSlot, type ResourceQuota } from './resource-quota.js';
+import { createWithReservations, type Created } from './resource-reservations.js';
 import { streams } from './streams.js';
 
 export type ResourceInput = {
@@ -36,33 +36,13 @@ export async function ownerCheck(bus: CommandBus, node: Collection, owner: strin
   return { required: true, found: parent.status === 'active' && parent.folder === node.parent };
 }
 
-/**
- * A child appended after its parent was deleted (the parent's delete and the child's
- * create raced) is deleted again at once, and the create answers resource_owner_not_found.
- */
-export async function refuseOrphan(
-  bus: CommandBus,
-  ctx: CommandContext,
-  folder: string,
-  key: string,
-  owner: string | null,
-  quota: ResourceQuota,
-): Promise<void> {
-  if (owner === null) return;
-  const { state: parent } = await bus.load(resource, streams.resource(owner));
-  if (parent.status !== 'deleted') return;
-  await bus.handle(resource, streams.resource(key), { type: 'DeleteResource', data: { env: ctx.env, folder, key } }, ctx.metadata);
-  await releaseSlot(bus, quota, ctx, folder, key);
-  throw new DomainError('resource_owner_not_found', 'The parent resource was deleted.');
-}
-
 export async function createResource(
   bus: CommandBus,
   validator: DataValidator,
   ctx: CommandContext,
   input: ResourceInput,
   quota: ResourceQuota = null,
-): Promise<Handled<unknown, unknown> & { key: string }> {
+): Promise<Created & { key: string }> {
   const node = await collectionOf(bus, ctx.env, input.folder);
   const { data, mode, validate_data, ...fields } = input;
   const key = newOrderedKey();
@@ -86,42 +66,9 @@ export async function createResource(
       owner: await ownerCheck(bus, node, input.resource_owner),
     },
   };
-  // Refuse invalid input before anything is claimed: a new resource's decision needs no state.
-  resource.decide(command, resource.initialState());
-  // A taken external_id is refused before a slot is reserved (and released again): a refused create writes nothing.
-  if (quota !== null && input.external_id !== null) await refuseTakenExternalId(bus, ctx, input.folder, input.external_id, key);
-  // The specification answers a refused resource create with 422 (the upsert's is 403).
-  await reserveSlot(bus, quota, ctx, input.folder, key, 422);
-  try {
-    if (input.external_id !== null) await claimExternalId(bus, ctx, input.folder, input.external_id, key);
-    // The key was just drawn: nothing to read before deciding (docs/decisions/0296).
-    const handled = await bus.handleNew(resource, streams.resource(key), command, ctx.metadata);
-    await refuseOrphan(bus, ctx, input.folder, key, input.resource_owner, quota);
-    return { ...{}, ...handled, key }; // `...{}`: see the command above
-  } catch (error) {
-    await releaseUnlessCreated(bus, quota, ctx, input.folder, key);
-    throw error;
-  }
-}
-
-/** The claim of an external_id for a resource key, as its reservation stream stands. */
-async function claimCommand(bus: CommandBus, ctx: CommandContext, folder: string, value: string, owner: string, state: ExternalIdState): Promise<ClaimExternalId> {
-  const status = state.owner === null ? 'none' : (await bus.load(resource, streams.resource(state.owner))).state.status;
-  return {
-    type: 'ClaimExternalId',
-    data: { env: ctx.env, folder, external_id: value, resource: owner, claimed_at: ctx.now, now: ctx.now, ownerExists: status !== 'none', ownerDeleted: status === 'deleted' },
-  };
-}
-
-/** Claims an external_id for a resource key through its reservation stream (409 when taken). */
-export async function claimExternalId(bus: CommandBus, ctx: CommandContext, folder: string, value: string, owner: string): Promise<void> {
-  await bus.handle(externalId, streams.externalId(folder, value), (state) => claimCommand(bus, ctx, folder, value, owner, state), ctx.metadata);
-}
-
-/** Refuses (409) an external_id already taken, writing nothing; the claim itself decides again when it is appended. */
-async function refuseTakenExternalId(bus: CommandBus, ctx: CommandContext, folder: string, value: string, owner: string): Promise<void> {
-  const { state } = await bus.load(externalId, streams.externalId(folder, value));
-  externalId.decide(await claimCommand(bus, ctx, folder, value, owner, state), state);
+  // The specification answers a create refused by RESOURCE_LIMIT with 422 (an upsert's with 403).
+  const created = await createWithReservations(bus, ctx, quota, command, 422);
+  return { ...{}, ...created, key }; // `...{}`: see the command above
 }
 
 /** Changes the resource's metadata (`name`); null removes the name. */

@@ -6,8 +6,10 @@ import { payloadSize, validation } from './content-check.js';
 import type { CommandContext } from './context.js';
 import type { DataValidator } from './data-validator.js';
 import { newKey, newOrderedKey } from './keys.js';
-import { claimExternalId, collectionOf, ownerCheck, refuseOrphan } from './resources.js';
-import { releaseUnlessCreated, reserveSlot, type ResourceQuota } from './resource-quota.js';
+import type { ResourceQuota } from './resource-quota.js';
+import { createWithReservations, refuseOrphan } from './resource-reservations.js';
+import { collectionOf, ownerCheck } from './resources.js';
+import { retrying, type RetryPolicy } from './retry.js';
 import { revisionsToKeep } from './revisions.js';
 import { streams } from './streams.js';
 
@@ -24,9 +26,6 @@ export type UpsertInput = {
   readonly publish_at?: string;
 };
 
-/** Rounds of "find the owner of the external_id, write to it": a lost claim or a concurrent delete starts a new round. */
-const ROUNDS = 3;
-
 /** The resource that owns the external_id, or null when it is free (never claimed, or its resource was deleted). */
 async function ownerOf(bus: CommandBus, folder: string, value: string): Promise<string | null> {
   const { state } = await bus.load(externalId, streams.externalId(folder, value));
@@ -35,8 +34,17 @@ async function ownerOf(bus: CommandBus, folder: string, value: string): Promise<
   return owner.status === 'deleted' ? null : state.owner;
 }
 
-const retryable = (error: unknown): boolean =>
-  error instanceof DomainError && (error.code === 'external_id_conflict' || error.code === 'resource_not_found');
+/**
+ * A new round of "find the owner of the external_id, write to it", three rounds at most: after a
+ * claim lost to a concurrent upsert of the same value, a concurrent delete, or the last slot
+ * taken by a concurrent upsert whose resource now holds the value (it takes this write as a revision).
+ */
+const newRound = (bus: CommandBus, folder: string, value: string): RetryPolicy => ({
+  retries: 2,
+  on: async (error) =>
+    error instanceof DomainError &&
+    (error.code === 'external_id_conflict' || error.code === 'resource_not_found' || (error.code === 'plan_limit_exceeded' && (await ownerOf(bus, folder, value)) !== null)),
+});
 
 /**
  * PUT with `external_id`. The resource claimed for the value gets the write; a free value
@@ -60,31 +68,15 @@ export async function upsertResource(bus: CommandBus, validator: DataValidator, 
     type: 'UpsertResource',
     data: { env: ctx.env, folder, key, external_id, resource_owner, created_at: ctx.now, name, owner, mode, ...payload, if_match, keep, ...(publish_at === undefined ? {} : { publish_at }) },
   });
-  for (let round = 0; round < ROUNDS; round++) {
-    let key = await ownerOf(bus, folder, external_id);
-    const fresh = key === null;
-    if (key === null) {
-      key = newOrderedKey();
-      // Refuse invalid input before anything is claimed; a create counts against RESOURCE_LIMIT (403 on an upsert).
-      resource.decide(command(key), resource.initialState());
-      try {
-        await reserveSlot(bus, quota, ctx, folder, key, 403);
-      } catch (error) {
-        // A concurrent upsert of the same value may hold the last slot: its resource takes this write as a revision.
-        if (round + 1 < ROUNDS && (await ownerOf(bus, folder, external_id)) !== null) continue;
-        throw error;
-      }
-    }
-    try {
-      if (fresh) await claimExternalId(bus, ctx, folder, external_id, key);
-      const handled = await bus.handle(resource, streams.resource(key), command(key), ctx.metadata);
-      const created = handled.events.some((e) => e.type === 'ResourceCreated');
-      if (created) await refuseOrphan(bus, ctx, folder, key, resource_owner, quota);
-      return { ...handled, key, created, revision: payload.revision };
-    } catch (error) {
-      if (fresh) await releaseUnlessCreated(bus, quota, ctx, folder, key);
-      if (!retryable(error) || round + 1 >= ROUNDS) throw error;
-    }
-  }
-  throw new DomainError('revision_number_conflict', 'Another write changed the same entity; retry the same write.');
+  return retrying(newRound(bus, folder, external_id), async () => {
+    const holder = await ownerOf(bus, folder, external_id);
+    // A free value: a new key, created under its reservations (RESOURCE_LIMIT refuses an upsert with 403).
+    const key = holder ?? newOrderedKey();
+    const written = holder === null
+      ? await createWithReservations(bus, ctx, quota, command(key), 403)
+      : await bus.handle(resource, streams.resource(key), command(key), ctx.metadata);
+    // The first write to a key another upsert claimed (and has not written yet) creates its resource.
+    if (holder !== null) await refuseOrphan(bus, ctx, quota, command(key), written);
+    return { ...written, key, created: written.events.some((e) => e.type === 'ResourceCreated'), revision: payload.revision };
+  });
 }

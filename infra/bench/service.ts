@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { alive, type Cleanup } from './cleanup.js';
 import { call, freePort, sleep } from './http.js';
 import { SERVICE_V8_FLAGS } from '../heap-limit.js';
-import { bundleRebuild } from '../cli/build-if-stale.mjs';
+import { bundleRebuild, bundleService, SERVICE_BUNDLE } from '../cli/build-if-stale.mjs';
 
 export type Bootstrap = {
   readonly environment: string;
@@ -55,8 +55,16 @@ export class ChildOutput {
 /** `BENCH_CPU_PROF=<dir>`: the service writes a V8 CPU profile there when it stops (node --cpu-prof). */
 const profileArgs = (): string[] => (process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []);
 
-/** Node's arguments for the built service: the V8 flags `npm start` and the container pass too (heap limit, young generation), then `execArgv`. */
-export const serviceNodeArgs = (execArgv: readonly string[]): string[] => [...SERVICE_V8_FLAGS, ...execArgv, ...profileArgs(), join('dist', 'infra', 'main.js')];
+/**
+ * Node's arguments for the built service: the V8 flags `npm start` and the container pass too (heap limit, young generation), then `execArgv`;
+ * the compiled modules (their profiles name each file and package) or, for the restart scenarios, the bundle `npm start` runs (docs/decisions/0382).
+ */
+export const serviceNodeArgs = (execArgv: readonly string[], bundle = false): string[] => [
+  ...SERVICE_V8_FLAGS,
+  ...execArgv,
+  ...profileArgs(),
+  bundle ? join(SERVICE_BUNDLE, 'main.js') : join('dist', 'infra', 'main.js'),
+];
 
 export type ServiceChild = { readonly child: ChildProcess; readonly output: ChildOutput; readonly bootstrap: Bootstrap };
 
@@ -72,12 +80,14 @@ async function readBootstrap(dataDir: string): Promise<Bootstrap | null> {
 export type SpawnOptions = {
   /** Node flags for the service (e.g. `--cpu-prof`). */
   readonly execArgv?: readonly string[];
+  /** Runs the bundle `npm start` runs instead of the compiled modules (the restart scenario: a start's time is mostly module loading). */
+  readonly bundle?: boolean;
 };
 
 const BUILD_TIMEOUT_MS = 5 * 60_000;
 
 /**
- * Compiles the service to `dist/` as `npm start` does (`tsc -p tsconfig.build.json`, then the rebuild's bundle): the
+ * Compiles the service to `dist/` as `npm start` does (`tsc -p tsconfig.build.json`, then the rebuild's and the service's bundles): the
  * benchmark measures what users run, not the TypeScript loader (which adds about 40 MB of
  * memory and most of the start-up time).
  */
@@ -97,8 +107,9 @@ export async function buildService(root: string): Promise<void> {
     });
   });
   if (code !== 0) throw new Error(`building the service failed (tsc exit ${code}):\n${output.tail.join('\n')}`);
-  // The rebuild scenario runs `npm run rebuild`'s bundle of what was just compiled (docs/decisions/0298).
+  // The rebuild scenario runs `npm run rebuild`'s bundle of what was just compiled (docs/decisions/0298), the restart scenario `npm start`'s (0382).
   bundleRebuild(root);
+  bundleService(root);
 }
 
 /** Two distinct free ports of 127.0.0.1: management and delivery. */
@@ -129,7 +140,7 @@ export function spawnService(
     LOG_LEVEL: process.env.BENCH_SERVICE_LOG_LEVEL || 'warn',
   };
   for (const name of ['EVENTSTORE_URL', 'MONGO_URL', 'OPENSEARCH_URL', 'JWT_SECRET']) delete env[name];
-  const args = serviceNodeArgs(options.execArgv ?? []);
+  const args = serviceNodeArgs(options.execArgv ?? [], options.bundle);
   const child = cleanup.child(spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] }));
   const output = new ChildOutput();
   output.attach(child);

@@ -2,7 +2,7 @@
 // when a source is newer than the last build, so a restart starts from the built output at
 // once (docs/decisions/0035); the web console likewise, into dist/console/ (0358). Plain JavaScript, because it runs before anything is built.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -26,7 +26,8 @@ function newestIn(dir, counts = (name) => name.endsWith('.ts')) {
 /** Whether the build in `root` is missing or older than any source or config file. */
 export function isStale(root) {
   const stamp = join(root, STAMP);
-  if (!existsSync(stamp)) return true;
+  // A build from before the service was bundled has a stamp and no bundle.
+  if (!existsSync(stamp) || !existsSync(join(root, SERVICE_BUNDLE, 'main.js'))) return true;
   const built = statSync(stamp).mtimeMs;
   const sources = SOURCE_DIRS.map((dir) => join(root, dir)).filter(existsSync).map((dir) => newestIn(dir));
   const configs = CONFIG_FILES.map((file) => join(root, file)).filter(existsSync).map((file) => statSync(file).mtimeMs);
@@ -64,18 +65,69 @@ export function bundleRebuild(root, outdir = join(root, REBUILD_BUNDLE)) {
   });
 }
 
+/**
+ * Where `npm start` runs the service from (docs/decisions/0382): the compiled service bundled into
+ * one module with the packages every start loads, as the rebuild is (0298). Node otherwise resolves,
+ * reads and compiles about 1,000 modules (727 of them CommonJS files of packages) at every start:
+ * most of a restart's CPU. The query threads' module is a second entry beside it (the pool starts
+ * its threads from the file beside its own module, infra/sqlite/query-pool.ts); the folder is one
+ * of dist/infra/, as deep as the modules that find files from their own place (the console's
+ * build, dist/console/). Split: what a start does not load (the engines' adapters, the agent
+ * endpoint) stays in chunks imported on first use.
+ */
+export const SERVICE_BUNDLE = join('dist', 'infra', 'service-bundle');
+
+/**
+ * Packages the service bundle leaves as imports: the SQLite driver (both releases) and the vector
+ * extension load native files, the regular expression engine its WebAssembly file, the thread pool
+ * and the logger their threads' scripts, all from their own folders; the engines' clients and the
+ * MCP SDK are loaded only with their URL set or on the agent endpoint's first request.
+ */
+export const SERVICE_EXTERNAL = [
+  'better-sqlite3',
+  'better-sqlite3-napi',
+  'sqlite-vec',
+  're2-wasm',
+  'piscina',
+  'pino',
+  '@eventstore/db-client',
+  'mongodb',
+  '@opensearch-project/opensearch',
+  '@modelcontextprotocol/sdk',
+];
+
+/** Bundles the compiled service (dist/) into SERVICE_BUNDLE: `main.js`, `query-thread.js` and the chunks they share or load later. */
+export function bundleService(root, outdir = join(root, SERVICE_BUNDLE)) {
+  const esbuild = createRequire(join(root, 'package.json'))('esbuild');
+  rmSync(outdir, { recursive: true, force: true });
+  esbuild.buildSync({
+    entryPoints: { main: join(root, 'dist', 'infra', 'main.js'), 'query-thread': join(root, 'dist', 'infra', 'sqlite', 'query-thread.js') },
+    outdir,
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    // Classes and functions keep their names (error types in logs, names the code compares).
+    keepNames: true,
+    external: SERVICE_EXTERNAL,
+    banner: { js: "import { createRequire as bundleRequire } from 'node:module'; const require = bundleRequire(import.meta.url);" },
+    logLevel: 'error',
+  });
+}
+
 /** Node's arguments that compile the project with its own TypeScript. */
 export function compilerArgs(root) {
   return [createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')];
 }
 
-/** After a successful compile: bundles the rebuild and stamps the build. */
+/** After a successful compile: bundles the rebuild and the service, and stamps the build. */
 export function finishBuild(root) {
   bundleRebuild(root);
+  bundleService(root);
   writeFileSync(join(root, STAMP), `${new Date().toISOString()}\n`);
 }
 
-/** Compiles with the project's own TypeScript, bundles the rebuild and stamps the build; returns the compiler's exit code. */
+/** Compiles with the project's own TypeScript, bundles the rebuild and the service, and stamps the build; returns the compiler's exit code. */
 export function build(root) {
   const result = spawnSync(process.execPath, compilerArgs(root), { stdio: 'inherit' });
   if (result.status !== 0) return result.status ?? 1;

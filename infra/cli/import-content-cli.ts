@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 
 export const IMPORT_CONTENT_USAGE = `usage: npm run import:content -- --collection KEY_OR_PATH --in FILE.ndjson [--strict]
-       [--data-dir DIR] [--url MANAGEMENT_URL --token TOKEN --env ENVIRONMENT] [--concurrency N]
+       [--data-dir DIR] [--url MANAGEMENT_URL --token TOKEN --env ENVIRONMENT] [--concurrency N (128)]
 Loads resources into a collection through the running service's management API: each line of
 FILE is one resource, as the create request's body ({"data": {...}, "name", "mode", ...}); a line
 with "external_id" is an upsert (PUT ?external_id=), so running the file again updates instead of
@@ -16,24 +16,32 @@ duplicating. URL, token and environment default to the data directory's bootstra
 is reported with its number and the rest goes on; --strict stops at the first. Exits 1 when a line
 was refused.`;
 
+/**
+ * Requests in flight by default: with 32 the service's main thread spent about a fifth more CPU
+ * a resource than with 128 (smaller group commits and projection batches), and it is the
+ * import's bottleneck (docs/decisions/0383).
+ */
+export const DEFAULT_CONCURRENCY = 128;
+
 type Target = { readonly url: URL; readonly token: string; readonly env: string };
 type Answer = { readonly status: number; readonly body: string };
 /** A refused line: its number, the status and the error body (or why it was not sent). */
 type Refusal = { readonly line: number; readonly status: number | null; readonly error: unknown };
 
-/** One management request on a kept-alive connection. */
+/** One management request on a kept-alive connection; `path` is absolute (from the service's origin). */
 function send(agent: Agent, target: Target, method: string, path: string, body?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(
-      new URL(path, target.url),
-      { method, agent, headers: { authorization: `Bearer ${target.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
+    const headers: Record<string, string | number> = { authorization: `Bearer ${target.token}` };
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = Buffer.byteLength(body);
+    }
+    const req = request({ protocol: target.url.protocol, hostname: target.url.hostname, port: target.url.port, method, path, agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
     req.on('error', reject);
     req.end(body);
   });
@@ -47,10 +55,13 @@ const parsed = (text: string): unknown => {
   }
 };
 
+/** A path of the management API, under the URL's own path when the service is behind a prefix. */
+const pathOf = (target: Target, path: string): string => `${target.url.pathname.replace(/\/$/, '')}${path}`;
+
 /** The collection's key, from its key or its path (`blog/articles`). */
 async function collectionKey(agent: Agent, target: Target, keyOrPath: string): Promise<string | null> {
   for (const by of ['key', 'path']) {
-    const answer = await send(agent, target, 'GET', `/v1/${target.env}/collections/tree/collection/?${by}=${encodeURIComponent(keyOrPath)}`);
+    const answer = await send(agent, target, 'GET', pathOf(target, `/v1/${target.env}/collections/tree/collection/?${by}=${encodeURIComponent(keyOrPath)}`));
     if (answer.status === 200) return (JSON.parse(answer.body) as { key: string }).key;
   }
   return null;
@@ -69,7 +80,7 @@ function targetOf(args: { url?: string; token?: string; env?: string; 'data-dir'
 /**
  * `npm run import:content`: each line becomes the management API's create (or, with
  * `external_id`, upsert) of a resource, with `wait=false`, N requests in flight on kept-alive
- * connections (docs/decisions/0351).
+ * connections (docs/decisions/0351, 0383).
  */
 export async function importContentCli(argv: readonly string[], env: NodeJS.ProcessEnv, out: Writable, err: Writable & { isTTY?: boolean }): Promise<number> {
   let args;
@@ -97,7 +108,7 @@ export async function importContentCli(argv: readonly string[], env: NodeJS.Proc
     out.write(`${IMPORT_CONTENT_USAGE}\n`);
     return 0;
   }
-  const concurrency = Number(args.concurrency ?? 32);
+  const concurrency = Number(args.concurrency ?? DEFAULT_CONCURRENCY);
   if (!args.collection || !args.in || !Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024) {
     err.write(`--collection and --in are required; --concurrency is 1 to 1024\n${IMPORT_CONTENT_USAGE}\n`);
     return 2;
@@ -127,7 +138,7 @@ export async function importContentCli(argv: readonly string[], env: NodeJS.Proc
 }
 
 async function load(agent: Agent, target: Target, folder: string, file: string, o: { strict: boolean; concurrency: number }, out: Writable, err: Writable): Promise<number> {
-  const base = `/v1/${target.env}/collections/${folder}/resources/`;
+  const base = pathOf(target, `/v1/${target.env}/collections/${folder}/resources/`);
   const refused: Refusal[] = [];
   const report = (refusal: Refusal) => {
     refused.push(refusal);
@@ -152,7 +163,16 @@ async function load(agent: Agent, target: Target, folder: string, file: string, 
   const bar = new SingleBar({ stream: err, format: 'importing [{bar}] {percentage}% | {lines} lines | {rate} lines/s | ETA {eta}s', noTTYOutput: false }, Presets.shades_classic);
   bar.start(statSync(file).size, 0, { lines: 0, rate: 0 });
   const started = performance.now();
-  const inFlight = new Set<Promise<void>>();
+  // At most `concurrency` requests in flight: the reader waits for one to end when they are all out.
+  let inFlight = 0;
+  let freed: (() => void) | null = null;
+  const ended = (): void => {
+    inFlight--;
+    const wake = freed;
+    freed = null;
+    wake?.();
+  };
+  const oneEnds = () => new Promise<void>((resolve) => (freed = resolve));
   let lines = 0;
   let resources = 0;
   let bytes = 0;
@@ -164,13 +184,15 @@ async function load(agent: Agent, target: Target, folder: string, file: string, 
       if (text.trim() === '') continue;
       if (o.strict && refused.length > 0) break;
       resources++;
-      const sent = one(lines, text).catch((error: unknown) => report({ line: lines, status: null, error: { message: String(error) } }));
-      inFlight.add(sent);
-      void sent.finally(() => inFlight.delete(sent));
-      if (inFlight.size >= o.concurrency) await Promise.race(inFlight);
+      inFlight++;
+      const line = lines;
+      void one(line, text)
+        .catch((error: unknown) => report({ line, status: null, error: { message: String(error) } }))
+        .finally(ended);
+      if (inFlight >= o.concurrency) await oneEnds();
       if (lines % 500 === 0) bar.update(bytes, { lines, rate: Math.round(lines / ((performance.now() - started) / 1000)) });
     }
-    await Promise.all(inFlight);
+    while (inFlight > 0) await oneEnds();
   } finally {
     bar.update(bytes, { lines, rate: Math.round(lines / Math.max((performance.now() - started) / 1000, 0.001)) });
     bar.stop();

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildConsole, compilerArgs, finishBuild, isConsoleStale, isStale } from './build-if-stale.mjs';
+import { buildConsole, compilerArgs, finishBuild, isConsoleStale, isStale, SERVICE_BUNDLE } from './build-if-stale.mjs';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
@@ -38,4 +38,5 @@ if (isStale(root)) {
 if (isConsoleStale(root)) {
   await buildConsole(root).catch((error) => process.stderr.write(`the web console was not built: ${error instanceof Error ? error.message : String(error)}\n`));
 }
-await import(pathToFileURL(resolve(root, 'dist', 'infra', 'main.js')).href);
+// The service's bundle (docs/decisions/0382): one module to load instead of about a thousand.
+await import(pathToFileURL(resolve(root, SERVICE_BUNDLE, 'main.js')).href);

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { importContentCli } from '../../infra/cli/import-content-cli.js';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DEFAULT_CONCURRENCY, importContentCli } from '../../infra/cli/import-content-cli.js';
 import { collectionWithSchema, eventually, v1 } from '../support/content.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { runCli as run } from '../support/cli.js';
@@ -70,6 +72,41 @@ describe('npm run import:content: resources from NDJSON through the management A
     for (const args of [['--in', good], ['--collection', articles], ['--collection', articles, '--in', join(tempDir(), 'none.ndjson')], ['--collection', 'nope', '--in', good], ['--collection', articles, '--in', good, '--concurrency', '0'], ['--nope']]) {
       const r = await run((out, err) => importContentCli([...args, '--data-dir', s.dataDir], {}, out, err));
       expect(r.code, args.join(' ')).to.equal(2);
+    }
+  });
+
+  it(`keeps at most --concurrency requests in flight (${DEFAULT_CONCURRENCY} by default) and sends every line once, against a model of the API that holds each create`, async () => {
+    // A model of the two routes the importer calls: each create is answered a second later, so requests pile up to the limit.
+    let inFlight = 0;
+    let most = 0;
+    let creates = 0;
+    const server: Server = createServer((req, res) => {
+      if (req.method === 'GET') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ key: 'k1' }));
+      inFlight++;
+      most = Math.max(most, inFlight);
+      req.resume().on('end', () =>
+        setTimeout(() => {
+          inFlight--;
+          creates++;
+          res.writeHead(201, { 'content-type': 'application/json' }).end('{}');
+        }, 1_000),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      for (const [extra, limit] of [[['--concurrency', '5'], 5], [[], DEFAULT_CONCURRENCY]] as const) {
+        const file = ndjson(Array.from({ length: limit * 2 + 1 }, (_, i) => ({ data: { title: `Held ${i}` } })));
+        most = 0;
+        creates = 0;
+        const r = await run((out, err) => importContentCli(['--collection', 'articles', '--in', file, '--url', url, '--token', 't', '--env', 'e', ...extra], {}, out, err));
+        expect(r.code, r.err).to.equal(0);
+        expect(creates).to.equal(limit * 2 + 1);
+        expect(most, extra.join(' ') || 'default').to.equal(limit);
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

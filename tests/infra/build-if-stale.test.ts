@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isStale, STAMP } from '../../infra/cli/build-if-stale.mjs';
+import { isStale, SERVICE_BUNDLE, STAMP } from '../../infra/cli/build-if-stale.mjs';
 import { tempDir } from '../support/temp.js';
 
 const at = (path: string, seconds: number): void => utimesSync(path, seconds, seconds);
@@ -14,7 +14,8 @@ describe('start from the built output, rebuilding only when sources are newer', 
   beforeEach(() => {
     root = tempDir();
     mkdirSync(join(root, 'domain', 'deep'), { recursive: true });
-    mkdirSync(join(root, 'dist'));
+    mkdirSync(join(root, SERVICE_BUNDLE), { recursive: true });
+    writeFileSync(join(root, SERVICE_BUNDLE, 'main.js'), '');
     source = join(root, 'domain', 'deep', 'thing.ts');
     writeFileSync(source, 'export const x = 1;\n');
     writeFileSync(join(root, 'tsconfig.json'), '{}');
@@ -31,6 +32,13 @@ describe('start from the built output, rebuilding only when sources are newer', 
     writeFileSync(stamp, 'built');
     at(stamp, 2_000);
     expect(isStale(root)).to.equal(false);
+  });
+
+  it('builds when the build has no service bundle (a build from before it, docs/decisions/0382)', () => {
+    writeFileSync(stamp, 'built');
+    at(stamp, 2_000);
+    rmSync(join(root, SERVICE_BUNDLE, 'main.js'));
+    expect(isStale(root)).to.equal(true);
   });
 
   it('rebuilds when a source in a nested folder, or a config file, changed after the build', () => {

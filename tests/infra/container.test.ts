@@ -44,7 +44,7 @@ describe('Container: Dockerfile and the docker-compose service', function () {
     expect(of('VOLUME').map(args)).to.deep.equal(['["/data"]']);
     expect(env).to.include({ DATA_DIR: '/data', HOST: '0.0.0.0', PORT: '3000', DELIVERY_PORT: '3001', NODE_ENV: 'production' });
     expect(of('EXPOSE').map(args)).to.deep.equal(['3000 3001']);
-    expect(of('CMD').map(args)).to.deep.equal(['["node", "dist/infra/main.js"]']);
+    expect(of('CMD').map(args)).to.deep.equal(['["node", "dist/infra/service-bundle/main.js"]']);
     expect(of('STOPSIGNAL').map(args)).to.deep.equal(['SIGTERM']);
   });
 

@@ -27,6 +27,7 @@ describe('the heap limit of every start of the service', () => {
     expect(args.slice(0, SERVICE_V8_FLAGS.length)).to.deep.equal(SERVICE_V8_FLAGS);
     expect(args).to.include('--cpu-prof');
     expect(args[args.length - 1]).to.match(/dist[/\\]infra[/\\]main\.js$/);
+    expect(serviceNodeArgs([], true).at(-1)).to.match(/dist[/\\]infra[/\\]service-bundle[/\\]main\.js$/);
   });
 
   it('is a flag Node accepts and V8 applies: the heap size limit is the old space plus the young generation', () => {

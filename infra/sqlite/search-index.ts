@@ -7,7 +7,7 @@ import { Mutex } from '../mutex.js';
 import { activeFields, type SearchField } from '../../projections/search-fields.js';
 import { openSqlite, type SqliteDb } from './open.js';
 import { checkpointInBackground, checkpointWithoutThread } from './background-checkpoints.js';
-import { migrateTextRowRanges, SEARCH_SCHEMA, SqliteSearchTables, vectorsBytes } from './search-tables.js';
+import { migrateTextFormat, migrateTextRowRanges, SEARCH_SCHEMA, SqliteSearchTables, vectorsBytes } from './search-tables.js';
 import { docId, folderPrefix, RecentVectorSizes } from './recent-vector-sizes.js';
 import type { Statement } from './driver.js';
 import { DATA_VALUE, DOC_COLUMNS, docRowOf, migrateDocsFormat, type RawDocRow } from './docs-format.js';
@@ -223,6 +223,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.writer.exec(SEARCH_SCHEMA);
     migrateDocsFormat(this.writer);
     migrateTextRowRanges(this.writer);
+    migrateTextFormat(this.writer);
     ensureSubstringIndex(this.writer);
     this.filterIndexed = this.writer.transaction(() => syncFilterIndexes(this.writer)).immediate();
     this.reader = openSqlite(file, { vectors: true });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Database } from '../../infra/sqlite/driver.js';
-import { commonTerms, rankedTextSql, termBound } from '../../infra/sqlite/ranked-text.js';
+import { candidatesTextSql, commonTerms, rankedTextSql, termBound } from '../../infra/sqlite/ranked-text.js';
+import { BUDGET_EXCEEDED } from '../../infra/sqlite/query-budget.js';
 import { SqliteSearchIndex } from '../../infra/sqlite/search-index.js';
 import { SCOPE_ROWS } from '../../infra/sqlite/search-tables.js';
 import { searchDoc } from '../support/search-fixtures.js';
@@ -98,6 +99,18 @@ describe('full text: the documents of rare terms scored first when the others ar
               expect(hits.length, label).to.be.above(0);
             }
           }
+        }
+        // Past the time budget both statements end (the budget is asked at one row in 64 by row id).
+        const late = new Database(file, { readonly: true });
+        late.function('budget_left', { deterministic: false }, () => {
+          throw new Error(BUDGET_EXCEEDED);
+        });
+        try {
+          const rows = [SCOPE_ROWS, 2 * SCOPE_ROWS, 'title', 'body'];
+          expect(() => late.prepare(rankedTextSql(false, 2, 10)).all('"often"', ...rows, 'e1', 'f')).to.throw(BUDGET_EXCEEDED);
+          expect(() => late.prepare(candidatesTextSql(false, 2, 10)).all('"amber"', ...rows, '"amber" OR "common"', ...rows, 'e1', 'f')).to.throw(BUDGET_EXCEEDED);
+        } finally {
+          late.close();
         }
       } finally {
         db.close();

@@ -69,14 +69,19 @@ describe('full text: the documents of rare terms scored first when the others ar
           if (i % 5 === 0) texts.push({ field: 'body', locale: 'de', text: text(next, 10) });
           await tx.indexSearch('e1', 'f', key, { texts, vectors: [] });
         }
-        // Unpublished: never found.
+        // Unpublished: never found, and given no search rows (only the page is joined to its documents).
         await tx.index(searchDoc('e1', 'hidden', null));
+        await tx.indexSearch('e1', 'f', 'hidden', { texts: [{ field: 'title', locale: '', text: 'common amber' }], vectors: [] });
+        await tx.index(searchDoc('e1', 'flip'));
+        await tx.index(searchDoc('e1', 'flip', null));
+        await tx.indexSearch('e1', 'f', 'flip', { texts: [{ field: 'title', locale: '', text: 'common amber amber' }], vectors: [] });
       });
       const db = new Database(file, { readonly: true });
       db.function('budget_left', () => 1);
       try {
         const rowsOf = (term: string) => (db.prepare('SELECT count(*) AS n FROM search_text WHERE search_text MATCH ?').get(term) as { n: number }).n;
         const total = (db.prepare('SELECT count(*) AS n FROM doc_texts').get() as { n: number }).n;
+        expect(db.prepare('SELECT count(*) AS n FROM doc_texts t JOIN docs d ON d.rowid = t.doc WHERE d.data IS NULL').get()).to.deep.equal({ n: 0 });
         expect((db.prepare('SELECT rows_per_doc AS r FROM search_scopes').get() as { r: number }).r).to.equal(3);
         // The split is taken for these queries (and answered from the candidates or, past the bound, by every row).
         const split = commonTerms(['common', 'amber'].map((term) => ({ term, rows: rowsOf(term) })), total, 3);

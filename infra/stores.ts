@@ -33,7 +33,7 @@ export async function openStores(config: Config): Promise<Stores> {
   const readModelFile = config.mongoUrl ? null : join(config.dataDir, 'read-models.db');
   const readStore = readModelFile === null ? new (await import('./mongodb/read-store.js')).MongoReadStore(config.mongoUrl!) : new SqliteReadStore(readModelFile);
   const searchIndex = config.openSearchUrl
-    ? new (await import('./opensearch/search-index.js')).OpenSearchSearchIndex(config.openSearchUrl)
+    ? new (await import('./opensearch/search-index.js')).OpenSearchSearchIndex(config.openSearchUrl, { queryTimeoutMs: config.queryTimeoutMs })
     : new SqliteSearchIndex(adoptRebuiltDelivery(join(config.dataDir, 'delivery.db')), false, config.queryTimeoutMs);
   const usedSignatures = config.mongoUrl
     ? new (await import('./mongodb/used-signatures.js')).MongoUsedSignatures(config.mongoUrl)

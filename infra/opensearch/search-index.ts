@@ -10,6 +10,7 @@ import { keysetQuery, referencesQuery, sortClauses, whereQuery } from './deliver
 import { CHECKPOINTS_MAPPING, DOCS_MAPPING, DOCS_SETTINGS, SEARCH_META_MAPPING, docId, toDoc, toSource, type Checkpoint, type Source } from './mapping.js';
 import { ofFolder, vectorsOfDocs } from './search-dsl.js';
 import { VECTORS_MAPPING, VECTORS_SETTINGS, searchTextSources, vectorId, vectorSource } from './search-mapping.js';
+import { QueryBudget } from './query-budget.js';
 import { OpenSearchQueries } from './search-queries.js';
 import { VectorWidths } from './vector-widths.js';
 
@@ -20,6 +21,8 @@ export type OpenSearchIndexOptions = {
   readonly refresh?: 'wait_for' | true;
   /** A client of one's own (tests record the requests with a fake one). */
   readonly client?: Client;
+  /** The time budget of a list or search, in ms (QUERY_TIMEOUT_MS; docs/decisions/0379). */
+  readonly queryTimeoutMs?: number;
 };
 
 /** Ids per delete-by-query request (a terms query holds at most 65,536). */
@@ -47,6 +50,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
   private readonly queries: OpenSearchQueries;
   private readonly refresh: 'wait_for' | true;
   private readonly mutex = new Mutex();
+  private readonly budget: QueryBudget;
   private ready: Promise<void> | undefined;
 
   constructor(url: string, options: OpenSearchIndexOptions = {}) {
@@ -58,7 +62,8 @@ export class OpenSearchSearchIndex implements SearchIndex {
     this.vectors = `${this.docs}-vectors`;
     this.refresh = options.refresh ?? 'wait_for';
     this.widths = new VectorWidths(this.client, this.vectors);
-    this.queries = new OpenSearchQueries(this.client, this.docs, this.vectors, this.widths);
+    this.budget = new QueryBudget(options.queryTimeoutMs);
+    this.queries = new OpenSearchQueries(this.client, this.docs, this.vectors, this.widths, this.budget);
   }
 
   private async create(index: string, mappings: Types.Common_Mapping.TypeMapping, settings: Record<string, unknown> = {}): Promise<void> {
@@ -134,20 +139,25 @@ export class OpenSearchSearchIndex implements SearchIndex {
     const limit = Math.max(1, page.limit);
     const order = page.before ? 'desc' : 'asc';
     const cursor = page.before ?? page.after;
-    const { body } = await this.client.search({
-      index: this.docs,
-      body: {
-        size: limit + 1,
-        track_total_hits: false,
-        query: {
-          bool: {
-            filter: [{ term: { env } }, { term: { folder } }, { term: { published: true } }, ...(page.owners ? [{ terms: { owner: [...page.owners] } }] : [])],
+    const { body } = await this.budget.within(
+      this.client.search(
+        {
+          index: this.docs,
+          body: {
+            size: limit + 1,
+            track_total_hits: false,
+            query: {
+              bool: {
+                filter: [{ term: { env } }, { term: { folder } }, { term: { published: true } }, ...(page.owners ? [{ terms: { owner: [...page.owners] } }] : [])],
+              },
+            },
+            sort: [{ created_at: order }, { key: order }],
+            ...(cursor ? { search_after: [cursor.created_at, cursor.key] } : {}),
           },
         },
-        sort: [{ created_at: order }, { key: order }],
-        ...(cursor ? { search_after: [cursor.created_at, cursor.key] } : {}),
-      },
-    });
+        this.budget.options,
+      ),
+    );
     const hits = body.hits.hits;
     const items = hits.slice(0, limit).map((hit) => toDoc(hit._source as Source));
     return { items: page.before ? items.reverse() : items, hasMore: hits.length > limit };
@@ -164,10 +174,9 @@ export class OpenSearchSearchIndex implements SearchIndex {
     if (query.where) filter.push(whereQuery(query.where));
     for (const join of query.joins ?? []) filter.push(referencesQuery(join.field.join('.'), await this.joinedRefs(env, join)));
     if (cursor) filter.push(keysetQuery(sort, cursor, backward));
-    const { body } = await this.client.search({
-      index: this.docs,
-      body: { size: limit + 1, track_total_hits: false, query: { bool: { filter } }, sort: sortClauses(sort, backward) as never },
-    });
+    const { body } = await this.budget.within(
+      this.client.search({ index: this.docs, body: { size: limit + 1, track_total_hits: false, query: { bool: { filter } }, sort: sortClauses(sort, backward) as never } }, this.budget.options),
+    );
     const hits = body.hits.hits;
     const items = hits.slice(0, limit).map((hit) => toDoc(hit._source as Source));
     return { items: backward ? items.reverse() : items, hasMore: hits.length > limit };
@@ -181,10 +190,9 @@ export class OpenSearchSearchIndex implements SearchIndex {
   private async joinedRefs(env: string, join: JoinFilter): Promise<string[]> {
     const filter: Record<string, unknown>[] = [{ term: { env } }, { term: { folder: join.folder } }, { term: { published: true } }];
     if (join.where) filter.push(whereQuery(join.where));
-    const { body } = await this.client.search({
-      index: this.docs,
-      body: { size: MAX_JOINED + 1, track_total_hits: false, _source: ['key'], query: { bool: { filter } } },
-    });
+    const { body } = await this.budget.within(
+      this.client.search({ index: this.docs, body: { size: MAX_JOINED + 1, track_total_hits: false, _source: ['key'], query: { bool: { filter } } } }, this.budget.options),
+    );
     const hits = body.hits.hits;
     if (hits.length > MAX_JOINED) {
       throw new DomainError('validation_error', 'The join matches too many documents.', { join: [`${join.folder}: more than ${MAX_JOINED} documents match; narrow its where`] });

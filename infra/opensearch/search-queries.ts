@@ -3,6 +3,7 @@ import type { Scored, TextQuery, VectorQuery } from '../../projections/ports.js'
 import { docId } from './mapping.js';
 import { cosineDistance, textSearchBody, vectorSearchBody, vectorsSizeBody } from './search-dsl.js';
 import type { VectorWidths } from './vector-widths.js';
+import type { QueryBudget } from './query-budget.js';
 
 type Hit = { _score?: number | null; _source?: unknown; sort?: unknown[] };
 
@@ -15,12 +16,13 @@ export class OpenSearchQueries {
     private readonly docs: string,
     private readonly vectors: string,
     private readonly widths: VectorWidths,
+    private readonly budget: QueryBudget,
   ) {}
 
   async searchText(env: string, folder: string, query: TextQuery): Promise<Scored[]> {
     const body = textSearchBody(env, folder, query);
     if (!body) return [];
-    const response = await this.client.search({ index: this.docs, body: body as never });
+    const response = await this.budget.within(this.client.search({ index: this.docs, body: body as never }, this.budget.options));
     return (response.body.hits.hits as Hit[]).map((hit) => ({ key: keyOf(hit), score: hit._score ?? Number(hit.sort?.[0] ?? 0) }));
   }
 
@@ -29,7 +31,7 @@ export class OpenSearchQueries {
     if (query.fields.length === 0 || !(await this.widths.has(query.vector.length))) return [];
     const best = new Map<string, number>();
     for (const field of query.fields) {
-      const response = await this.client.search({ index: this.vectors, body: vectorSearchBody(env, folder, field, query) as never });
+      const response = await this.budget.within(this.client.search({ index: this.vectors, body: vectorSearchBody(env, folder, field, query) as never }, this.budget.options));
       for (const hit of response.body.hits.hits as Hit[]) {
         const distance = cosineDistance(hit._score ?? 0);
         best.set(keyOf(hit), Math.min(distance, best.get(keyOf(hit)) ?? Infinity));

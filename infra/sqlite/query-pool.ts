@@ -1,19 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
 import { Piscina } from 'piscina';
-import { DomainError } from '../../domain/errors.js';
+import { QUERY_TIMEOUT_MS, queryTimedOut } from '../query-time-budget.js';
 import { BUDGET_EXCEEDED } from './query-budget.js';
 import type { QueryAnswer, QueryTask } from './query-task.js';
-
-/** The default time budget of a delivery list or search (QUERY_TIMEOUT_MS). */
-export const QUERY_TIMEOUT_MS = 1000;
-
-/** Seconds a client is asked to wait after a query ran past its budget. */
-export const RETRY_AFTER_SECONDS = 1;
-
-/** What a query that ran past its budget answers: 503 with Retry-After (infra/http/errors.ts sets the header). */
-export const queryTimedOut = (timeoutMs: number): DomainError =>
-  new DomainError('service_unavailable', `The query ran past its time budget of ${timeoutMs} ms; retry later or narrow it.`, { timeout_ms: timeoutMs, retry_after: RETRY_AFTER_SECONDS });
 
 const pastBudget = (error: unknown): boolean => error instanceof Error && error.message.includes(BUDGET_EXCEEDED);
 

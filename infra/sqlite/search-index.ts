@@ -7,7 +7,7 @@ import { Mutex } from '../mutex.js';
 import { activeFields, type SearchField } from '../../projections/search-fields.js';
 import { openSqlite, type SqliteDb } from './open.js';
 import { checkpointInBackground, checkpointWithoutThread } from './background-checkpoints.js';
-import { migrateTextRowRanges, SEARCH_SCHEMA, SqliteSearchTables, vectorsBytes } from './search-tables.js';
+import { migrateTextFormat, migrateTextRowRanges, SEARCH_SCHEMA, SqliteSearchTables, vectorsBytes } from './search-tables.js';
 import { docId, folderPrefix, RecentVectorSizes } from './recent-vector-sizes.js';
 import type { Statement } from './driver.js';
 import { DATA_VALUE, DOC_COLUMNS, docRowOf, migrateDocsFormat, type RawDocRow } from './docs-format.js';
@@ -52,8 +52,11 @@ const toDoc = (row: Row): DeliveryDoc => ({
 function statements(db: SqliteDb) {
   return {
     get: db.prepare<[string, string, string], Row>(`SELECT ${DOC_COLUMNS} FROM docs WHERE env = ? AND folder = ? AND key = ?`),
-    /** A document's row id alone: its payload is not converted to text (docs/decisions/0270). */
-    rowid: db.prepare<[string, string, string], { rowid: number }>('SELECT rowid FROM docs WHERE env = ? AND folder = ? AND key = ?'),
+    /**
+     * A published document's row id alone: its payload is not converted to text (docs/decisions/0270).
+     * Search rows are written for published documents only (ranked-text.ts joins only the page).
+     */
+    rowid: db.prepare<[string, string, string], { rowid: number }>('SELECT rowid FROM docs WHERE env = ? AND folder = ? AND key = ? AND data IS NOT NULL'),
     upsert: db.prepare<[string, string, string, string, string, string | null, string | null], { rowid: number }>(
       `INSERT INTO docs (env, folder, key, created_at, updated_at, owner, data) VALUES (?, ?, ?, ?, ?, ?, ${DATA_VALUE})
        ON CONFLICT (env, folder, key) DO UPDATE SET created_at = excluded.created_at, updated_at = excluded.updated_at,
@@ -144,13 +147,16 @@ class Writer implements SearchIndexTx {
     if (this.absent.delete(id)) {
       // A new row: nothing to clear (see `absent`), and its row id is the insert's.
       const { lastInsertRowid } = this.s.insert.run(doc.env, doc.folder, doc.key, doc.created_at, doc.updated_at, doc.owner, data);
-      this.cleared.set(id, Number(lastInsertRowid));
+      // An unpublished document gets no search entries (indexSearch finds no published row for it).
+      if (data !== null) this.cleared.set(id, Number(lastInsertRowid));
+      else this.cleared.delete(id);
       indexSubstrings(this.db, Number(lastInsertRowid), doc.data);
     } else {
       const row = this.s.upsert.get(doc.env, doc.folder, doc.key, doc.created_at, doc.updated_at, doc.owner, data);
       if (row) {
         this.search.clear(row.rowid);
-        this.cleared.set(id, row.rowid);
+        if (data !== null) this.cleared.set(id, row.rowid);
+        else this.cleared.delete(id);
         clearSubstrings(this.db, row.rowid);
         indexSubstrings(this.db, row.rowid, doc.data);
       }
@@ -223,6 +229,7 @@ export class SqliteSearchIndex implements SearchIndex {
     this.writer.exec(SEARCH_SCHEMA);
     migrateDocsFormat(this.writer);
     migrateTextRowRanges(this.writer);
+    migrateTextFormat(this.writer);
     ensureSubstringIndex(this.writer);
     this.filterIndexed = this.writer.transaction(() => syncFilterIndexes(this.writer)).immediate();
     this.reader = openSqlite(file, { vectors: true });

@@ -4,25 +4,34 @@ import type { Statement } from './driver.js';
 import type { SqliteDb } from './open.js';
 import { closeTerms } from './fuzzy-terms.js';
 import { expansionsPerWord } from '../../projections/typo-tolerance.js';
-import { limitSql } from './delivery-query-sql.js';
 import { prepared } from './statement-cache.js';
-import { BUDGET_CHECK } from './query-budget.js';
+import { candidatesTextSql, commonTerms, rankedTextSql } from './ranked-text.js';
+
+/**
+ * The FTS5 table of the search texts (docs/decisions/0378): contentless (the texts are the
+ * documents'), with deletes allowed, its UNINDEXED columns kept in a table of their own
+ * (`contentless_unindexed`), so that reading a matching row's document, field and locale reads a
+ * row of a few bytes, not one holding the text.
+ */
+export const textTableSql = (name: string, ifNotExists = false): string =>
+  `CREATE VIRTUAL TABLE ${ifNotExists ? 'IF NOT EXISTS ' : ''}${name} USING fts5(body, doc UNINDEXED, field UNINDEXED, locale UNINDEXED, content = '', contentless_delete = 1, contentless_unindexed = 1, tokenize = 'unicode61 remove_diacritics 2')`;
 
 /**
  * Search beside the delivery documents (docs/decisions/0051): FTS5 rows per document, searchable
- * field and locale, each collection's rows in a row id range of their own (docs/decisions/0337);
+ * field and locale, each collection's rows in a row id range of their own (docs/decisions/0337),
+ * with the most rows a document of the collection has had (`rows_per_doc`, docs/decisions/0378);
  * sqlite-vec tables per vector width, partitioned by collection and field, with
  * the locale as metadata; `doc_vectors` ties vector rows to their document.
  */
 export const SEARCH_SCHEMA = `
 CREATE TABLE IF NOT EXISTS search_meta (id TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE VIRTUAL TABLE IF NOT EXISTS search_text USING fts5(body, doc UNINDEXED, field UNINDEXED, locale UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
+${textTableSql('search_text', true)};
 CREATE VIRTUAL TABLE IF NOT EXISTS search_vocab USING fts5vocab(search_text, 'row');
 CREATE TABLE IF NOT EXISTS doc_texts (doc INTEGER NOT NULL, trow INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS doc_texts_by_doc ON doc_texts (doc);
 CREATE TABLE IF NOT EXISTS doc_vectors (vrow INTEGER PRIMARY KEY, doc INTEGER NOT NULL, dims INTEGER NOT NULL, bytes INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS doc_vectors_by_doc ON doc_vectors (doc);
-CREATE TABLE IF NOT EXISTS search_scopes (scope TEXT PRIMARY KEY, n INTEGER NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS search_scopes (scope TEXT PRIMARY KEY, n INTEGER NOT NULL UNIQUE, rows_per_doc INTEGER NOT NULL DEFAULT 1);
 -- The in-memory indexes' change records, gone with them (docs/decisions/0337).
 DROP TABLE IF EXISTS search_generation;
 DROP TABLE IF EXISTS vec_changes;
@@ -36,7 +45,6 @@ const DIMENSIONS = /^[1-9]\d{0,4}$/;
 export const MAX_NEIGHBOURS = 4096;
 
 const localeArg = (locale: string | null): string[] => (locale === null ? [] : [locale]);
-const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 
 /** What a vector counts in `vectors_size`: the combined embedding is a derived copy and counts nothing. */
 const storedBytes = (vector: SearchEntries['vectors'][number]): number => (vector.field === ALL_FIELDS ? 0 : vector.vector.byteLength);
@@ -47,40 +55,24 @@ export const vectorsBytes = (entries: SearchEntries): number => entries.vectors.
 /** Row ids of one collection's FTS rows: `n × SCOPE_ROWS` up to the next collection's (docs/decisions/0337). */
 export const SCOPE_ROWS = 2 ** 36;
 
-/**
- * The statement of an FTS5 ranked search: its parameters are the MATCH expression, the
- * collection's row id range (from, to), the locale when one is named, the fields, the environment
- * and the collection. FTS5 takes the row id range with the MATCH (xBestIndex), so it reads and
- * scores the collection's rows of each term alone (docs/decisions/0337). A document scores the
- * sum of its matching rows' bm25(). The LIMIT is written into the SQL, not bound: SQLite prepares
- * a statement again each time a bound LIMIT is bound anew (docs/decisions/0319).
- */
-export function rankedTextSql(localeNamed: boolean, fields: number, limit: number): string {
-  return `SELECT d.key AS key, -SUM(s.score) AS score, s.doc AS rowid FROM (
-        SELECT doc, rank AS score FROM search_text
-        WHERE search_text MATCH ? AND rowid >= ? AND rowid < ? ${localeNamed ? "AND locale IN (?, '')" : ''} AND field IN (${placeholders(fields)})
-      ) s JOIN docs d ON d.rowid = s.doc
-      WHERE ${BUDGET_CHECK} AND d.env = ? AND d.folder = ? AND d.data IS NOT NULL
-      GROUP BY s.doc ORDER BY score DESC, d.key LIMIT ${limitSql(limit)}`;
+const quote = (word: string) => `"${word.replace(/"/g, '""')}"`;
+
+/** An FTS5 expression of terms: each quoted (so none is read as an operator), OR-ed. */
+const anyOf = (terms: readonly string[]): string => terms.map(quote).join(' OR ');
+
+/** The query's terms: its words, and under typo tolerance the indexed terms close enough to each (fuzzy-terms.ts). */
+export function queryTerms(query: TextQuery, candidates: (from: string, to: string) => readonly string[] = () => []): string[] {
+  const words = query.words ?? [];
+  return [...new Set(words.flatMap((w) => closeTerms(w, query.threshold, candidates, expansionsPerWord(words.length))))];
 }
 
-/**
- * FTS5 query text: each word quoted (so none is read as an operator), OR-ed, or one quoted phrase.
- * Under typo tolerance each word brings the indexed terms close enough to it (fuzzy-terms.ts).
- */
-export function ftsMatch(query: TextQuery, candidates: (from: string, to: string) => readonly string[] = () => []): string {
-  const quote = (word: string) => `"${word.replace(/"/g, '""')}"`;
-  if (query.phrase) return quote(query.phrase.join(' '));
-  const words = query.words ?? [];
-  const terms = words.flatMap((w) => closeTerms(w, query.threshold, candidates, expansionsPerWord(words.length)));
-  return [...new Set(terms)].map(quote).join(' OR ');
-}
 
 /**
  * The FTS rows of a file written before 0337 (one row id sequence for every collection) given
  * each collection a range of its own, in one transaction: the rows are copied once into a new
- * table at their new row ids (moving a row in place would tokenize it twice: out, then in), which
- * then takes the old one's name.
+ * table at their new row ids (moving a row in place would tokenize it twice: out, then in). The
+ * old table is renamed and the new one created under its name: FTS5 (3.53) renames no
+ * `contentless_unindexed` table's `_content` table with it.
  */
 export function migrateTextRowRanges(db: SqliteDb): void {
   if (!db.prepare('SELECT 1 FROM search_text WHERE rowid < ? LIMIT 1').get(SCOPE_ROWS)) return;
@@ -92,18 +84,56 @@ export function migrateTextRowRanges(db: SqliteDb): void {
       INSERT INTO text_moves (old, new)
         SELECT t.trow, s.n * ${SCOPE_ROWS} + row_number() OVER (PARTITION BY s.n ORDER BY t.trow)
         FROM doc_texts t JOIN docs d ON d.rowid = t.doc JOIN search_scopes s ON s.scope = d.env || '/' || d.folder;
-      CREATE VIRTUAL TABLE search_text_moved USING fts5(body, doc UNINDEXED, field UNINDEXED, locale UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
-      INSERT INTO search_text_moved (rowid, body, doc, field, locale)
-        SELECT m.new, s.body, s.doc, s.field, s.locale FROM text_moves m JOIN search_text s ON s.rowid = m.old;
+      DROP TABLE search_vocab;
+      ALTER TABLE search_text RENAME TO search_text_before;
+      ${textTableSql('search_text')};
+      INSERT INTO search_text (rowid, body, doc, field, locale)
+        SELECT m.new, s.body, s.doc, s.field, s.locale FROM text_moves m JOIN search_text_before s ON s.rowid = m.old;
       DELETE FROM doc_texts WHERE trow NOT IN (SELECT old FROM text_moves);
       UPDATE doc_texts SET trow = (SELECT new FROM text_moves WHERE old = doc_texts.trow);
-      DROP TABLE search_vocab;
-      DROP TABLE search_text;
-      ALTER TABLE search_text_moved RENAME TO search_text;
+      DROP TABLE search_text_before;
       CREATE VIRTUAL TABLE search_vocab USING fts5vocab(search_text, 'row');
       DROP TABLE temp.text_moves;
     `);
+    countRowsPerDoc(db);
   })();
+}
+
+/** Each collection's `rows_per_doc` from its documents' rows (a file written before 0378). */
+function countRowsPerDoc(db: SqliteDb): void {
+  db.exec(`UPDATE search_scopes SET rows_per_doc = coalesce((
+      SELECT max(rows) FROM (SELECT count(*) AS rows FROM doc_texts WHERE trow >= search_scopes.n * ${SCOPE_ROWS} AND trow < (search_scopes.n + 1) * ${SCOPE_ROWS} GROUP BY doc)
+    ), 1)`);
+}
+
+/**
+ * A file written before 0378 brought over, in one transaction: its FTS rows copied into a
+ * contentless table (textTableSql) under the old one's name (renamed first, as above), and each collection's
+ * `rows_per_doc` counted. It prints a line while it runs (about 5 s for 200,000 rows).
+ */
+export function migrateTextFormat(db: SqliteDb, say: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): void {
+  const table = db.prepare<[], string>("SELECT sql FROM sqlite_master WHERE name = 'search_text'").pluck().get() ?? '';
+  const counted = db.prepare("SELECT 1 FROM pragma_table_info('search_scopes') WHERE name = 'rows_per_doc'").get() !== undefined;
+  const contentless = table.includes('contentless_unindexed');
+  if (contentless && counted) return;
+  say('delivery index: bringing the full-text index over to its contentless format (docs/decisions/0378)...');
+  const started = performance.now();
+  db.transaction(() => {
+    if (!contentless) {
+      db.exec(`
+        DROP TABLE search_vocab;
+        ALTER TABLE search_text RENAME TO search_text_before;
+        ${textTableSql('search_text')};
+        INSERT INTO search_text (rowid, body, doc, field, locale) SELECT rowid, body, doc, field, locale FROM search_text_before;
+        INSERT INTO search_text (search_text) VALUES ('optimize');
+        DROP TABLE search_text_before;
+        CREATE VIRTUAL TABLE search_vocab USING fts5vocab(search_text, 'row');
+      `);
+    }
+    if (!counted) db.exec('ALTER TABLE search_scopes ADD COLUMN rows_per_doc INTEGER NOT NULL DEFAULT 1');
+    countRowsPerDoc(db);
+  }).immediate();
+  say(`delivery index: full-text index brought over in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /** The collection's number (0 when it has none and `assign` is false). */
@@ -114,8 +144,8 @@ function scopeNumber(db: SqliteDb, scope: string, assign: boolean): number {
 }
 
 /** The row id the collection's next FTS row takes: one past its last (docs/decisions/0337). */
-function firstRowOf(db: SqliteDb, scope: string, assign: boolean): number {
-  const from = scopeNumber(db, scope, assign) * SCOPE_ROWS;
+function firstRowOf(db: SqliteDb, n: number): number {
+  const from = n * SCOPE_ROWS;
   const last = prepared<[number, number], number>(db, 'SELECT rowid FROM search_text WHERE rowid >= ? AND rowid < ? ORDER BY rowid DESC LIMIT 1').pluck().get(from, from + SCOPE_ROWS);
   return (last ?? from) + 1;
 }
@@ -190,7 +220,13 @@ export class SqliteSearchTables {
    */
   index(doc: number, scope: string, entries: SearchEntries, cleared = false): void {
     if (!cleared) this.clear(doc);
-    let trow = entries.texts.length > 0 ? firstRowOf(this.db, scope, true) : 0;
+    let trow = 0;
+    if (entries.texts.length > 0) {
+      const n = scopeNumber(this.db, scope, true);
+      trow = firstRowOf(this.db, n);
+      // The most rows a document of the collection has had: what bounds the score of a document holding common terms alone (ranked-text.ts).
+      this.sql('UPDATE search_scopes SET rows_per_doc = ? WHERE n = ? AND rows_per_doc < ?').run(entries.texts.length, n, entries.texts.length);
+    }
     for (const text of entries.texts) {
       this.sql('INSERT INTO search_text (rowid, body, doc, field, locale) VALUES (?, ?, ?, ?, ?)').run(BigInt(trow), text.text, doc, text.field, text.locale);
       this.sql('INSERT INTO doc_texts (doc, trow) VALUES (?, ?)').run(doc, trow);
@@ -220,9 +256,12 @@ export class SqliteSearchTables {
   }
 
   /**
-   * Documents of the collection by BM25, best first, by FTS5 alone (docs/decisions/0337): a
+   * Documents of the collection by BM25, best first, by FTS5 alone (docs/decisions/0337, 0378): a
    * document scores the sum of its matching rows' bm25() in the named fields and locale;
-   * published documents only. Typo tolerance reads the vocabulary from fts5vocab.
+   * published documents only. Typo tolerance reads the vocabulary from fts5vocab. When some of
+   * the words are common (commonTerms), the documents holding the rare ones are scored first;
+   * their page is the answer when its last document scores above what any document holding
+   * common words alone can, and every matching row is scored otherwise.
    */
   searchText(env: string, folder: string, scope: string, query: TextQuery): Scored[] {
     // A limit under one reads nothing (as LIMIT 0 did when it was bound).
@@ -230,10 +269,27 @@ export class SqliteSearchTables {
     const n = scopeNumber(this.db, scope, false);
     if (n === 0) return [];
     const vocabulary = this.sql('SELECT term FROM search_vocab WHERE term >= ? AND term < ?').pluck();
-    const match = ftsMatch(query, (from, to) => vocabulary.all(from, to) as string[]);
-    if (!match) return [];
-    const sql = rankedTextSql(query.locale !== null, query.fields.length, query.limit);
-    return this.sql(sql).all(match, n * SCOPE_ROWS, (n + 1) * SCOPE_ROWS, ...localeArg(query.locale), ...query.fields, env, folder) as Scored[];
+    const terms = query.phrase ? [query.phrase.join(' ')] : queryTerms(query, (from, to) => vocabulary.all(from, to) as string[]);
+    if (terms.length === 0) return [];
+    const match = anyOf(terms);
+    const localeNamed = query.locale !== null;
+    const rows = [n * SCOPE_ROWS, (n + 1) * SCOPE_ROWS, ...localeArg(query.locale), ...query.fields];
+    const split = this.commonSplit(terms, n);
+    if (split) {
+      const page = this.sql(candidatesTextSql(localeNamed, query.fields.length, query.limit)).all(anyOf(split.rare), ...rows, match, ...rows, env, folder) as Scored[];
+      if (page.length === query.limit && page[page.length - 1]!.score > split.bound) return page;
+    }
+    return this.sql(rankedTextSql(localeNamed, query.fields.length, query.limit)).all(match, ...rows, env, folder) as Scored[];
+  }
+
+  /** commonTerms of the query: each term's rows as FTS5 counts them for bm25() (every row of the table), the table's rows, the collection's rows_per_doc. */
+  private commonSplit(terms: readonly string[], n: number): ReturnType<typeof commonTerms> {
+    if (terms.length < 2) return null;
+    const rowsOf = this.sql('SELECT count(*) FROM search_text WHERE search_text MATCH ?').pluck();
+    const counted = terms.map((term) => ({ term, rows: rowsOf.get(quote(term)) as number }));
+    const total = this.sql('SELECT count(*) FROM doc_texts').pluck().get() as number;
+    const rowsPerDoc = this.sql('SELECT rows_per_doc FROM search_scopes WHERE n = ?').pluck().get(n) as number;
+    return commonTerms(counted, total, rowsPerDoc);
   }
 
   /**

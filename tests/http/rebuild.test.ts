@@ -43,12 +43,18 @@ function deliverySchema(file: string): { schema: { name: string }[] } {
   }
 }
 
-/** The search entries of an index file by document (full-text rows per field and locale, vectors), and the projection's metadata. */
+/**
+ * The search entries of an index file by document (full-text rows per field and locale, each
+ * with its indexed words in order: the table is contentless, docs/decisions/0378; vectors), and
+ * the projection's metadata.
+ */
 function deliverySearch(file: string): { text: unknown[]; vectors: unknown[]; meta: unknown[] } {
   const db = new Database(file, { readonly: true });
   try {
+    db.exec("CREATE VIRTUAL TABLE temp.search_words USING fts5vocab(main, search_text, 'instance')");
+    const words = "(SELECT group_concat(term, ' ') FROM (SELECT term FROM temp.search_words w WHERE w.doc = s.rowid ORDER BY w.offset)) AS body";
     return {
-      text: db.prepare('SELECT d.key, s.field, s.locale, s.body FROM search_text s JOIN docs d ON d.rowid = s.doc ORDER BY d.key, s.field, s.locale').all(),
+      text: db.prepare(`SELECT d.key, s.field, s.locale, ${words} FROM search_text s JOIN docs d ON d.rowid = s.doc ORDER BY d.key, s.field, s.locale`).all(),
       vectors: db.prepare('SELECT d.key, v.dims, v.bytes FROM doc_vectors v JOIN docs d ON d.rowid = v.doc ORDER BY d.key, v.dims, v.bytes').all(),
       meta: db.prepare('SELECT id, value FROM search_meta ORDER BY id').all(),
     };

@@ -21,10 +21,12 @@ describe('delivery search on the OpenSearch adapter (in-memory model of the serv
   let s: TestService;
   let collection: string;
   const keys: Record<string, string> = {};
+  const model = new OpenSearchModel();
+  const BUDGET_MS = 400;
 
   before(async () => {
     await preparedWordVectors(TEST_EMBEDDINGS_CACHE);
-    const index = new OpenSearchSearchIndex('http://127.0.0.1:1', { prefix: 'http', client: new OpenSearchModel().asClient() });
+    const index = new OpenSearchSearchIndex('http://127.0.0.1:1', { prefix: 'http', client: model.asClient(), queryTimeoutMs: BUDGET_MS });
     s = await startTestService({}, tempDir(), { wrapSearchIndex: () => index });
     expect((await s.api('POST', v1(s, '/locales/'), { name: 'Deutsch', code: 'de' })).status).to.equal(201);
     collection = await searchableCollection(
@@ -83,5 +85,32 @@ describe('delivery search on the OpenSearch adapter (in-memory model of the serv
     expect((await s.api('DELETE', v1(s, `/collections/${collection}/resources/${key}/`))).status).to.equal(204);
     expect(await found({ find_text: { query: 'canoeing' } })).to.deep.equal([]);
     expect(await found({ search_mode: 'vector', vector_search: { query: 'canoeing on a lake' } })).to.not.include(key);
+  });
+
+  it('answers a search or a list that runs past QUERY_TIMEOUT_MS 503 service_unavailable with Retry-After, as on SQLite (docs/decisions/0379)', async () => {
+    model.searchLatencyMs = 5_000;
+    try {
+      const started = performance.now();
+      const slow = await search(s, 'site/articles', { find_text: { query: 'bicycle tyre' } });
+      expect(slow.status).to.equal(503);
+      expect(slow.body.error_code).to.equal('service_unavailable');
+      expect(slow.body.detail).to.deep.include({ timeout_ms: BUDGET_MS });
+      expect(slow.headers.get('retry-after')).to.equal('1');
+      expect(performance.now() - started).to.be.below(4_000);
+      const hybrid = await search(s, 'site/articles', { search_mode: 'hybrid', find_text: { query: 'bread' }, vector_search: { query: 'bread' } });
+      expect(hybrid.status).to.equal(503);
+      const list = await s.get(`${s.delivery}/site/articles/?where__title__eq=x`);
+      expect(list.status).to.equal(503);
+      expect(list.body.error_code).to.equal('service_unavailable');
+    } finally {
+      model.searchLatencyMs = 0;
+    }
+    // Within the budget: answered as before.
+    model.searchLatencyMs = 50;
+    try {
+      expect(await found({ find_text: { query: 'bicycle tyre' } })).to.deep.equal([keys.bike]);
+    } finally {
+      model.searchLatencyMs = 0;
+    }
   });
 });

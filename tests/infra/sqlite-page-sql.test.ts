@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { limitSql, pageSql } from '../../infra/sqlite/delivery-query-sql.js';
 import { SqliteSearchIndex } from '../../infra/sqlite/search-index.js';
-import { rankedTextSql } from '../../infra/sqlite/search-tables.js';
+import { rankedTextSql } from '../../infra/sqlite/ranked-text.js';
 import type { DeliveryQuery } from '../../projections/delivery-query.js';
 import type { DeliveryDoc } from '../../projections/ports.js';
 import { tempDir } from '../support/temp.js';

@@ -1,4 +1,4 @@
-import type { Client } from '@opensearch-project/opensearch';
+import { errors, type Client } from '@opensearch-project/opensearch';
 import { distance } from 'fastest-levenshtein';
 import { holds, sorter } from './opensearch-dsl-model.js';
 
@@ -139,6 +139,22 @@ type Hit = { _id: string; _score: number | null; _source: Obj; sort?: unknown[] 
 
 export class OpenSearchModel {
   private readonly indices = new Map<string, { docs: Map<string, Obj>; properties: Obj; settings: unknown }>();
+  /**
+   * How long the server takes to answer a search, in ms (0: at once). A request whose
+   * `requestTimeout` is shorter fails as the client fails it then: a TimeoutError after that time.
+   */
+  searchLatencyMs = 0;
+
+  /** A search answer as the client gives it, after searchLatencyMs or its requestTimeout. */
+  private answerAfterLatency<T>(body: T, options?: { requestTimeout?: number }): Promise<{ body: T }> {
+    const latency = this.searchLatencyMs;
+    if (latency === 0) return Promise.resolve({ body });
+    const timeout = options?.requestTimeout;
+    if (timeout !== undefined && timeout < latency) {
+      return new Promise((_, reject) => setTimeout(() => reject(new errors.TimeoutError('Request timed out', null as never)), timeout));
+    }
+    return new Promise((resolve) => setTimeout(() => resolve({ body }), latency));
+  }
 
   private index(name: string) {
     let index = this.indices.get(name);
@@ -240,7 +256,7 @@ export class OpenSearchModel {
         this.deleteWhere(index, body.query);
         return ok({ deleted: 0 });
       },
-      search: ({ index, body }: { index: string; body: Obj }) => ok(structuredClone(this.search(index, body))),
+      search: ({ index, body }: { index: string; body: Obj }, options?: { requestTimeout?: number }) => this.answerAfterLatency(structuredClone(this.search(index, body)), options),
       close: () => Promise.resolve(),
     };
     return fake as unknown as Client;

@@ -23,7 +23,7 @@ import { bodyDepthGuard } from './body-depth.js';
 import { BODY_LIMIT } from './management-app.js';
 import { jsonBody } from './raw-body.js';
 import type { RouteEntry } from './route-table.js';
-import { requestLog } from '../observability/request-log.js';
+import { idOf, REQUEST_ID_HEADER, requestLog } from '../observability/request-log.js';
 import { referencePages } from '../openapi/reference.js';
 
 /** The headers helmet sets on every delivery answer, taken once from helmet itself. */
@@ -67,17 +67,14 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<voi
 const DELIVERY_ROUTE = '/:env/:prefix/*segments';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Writes a whole answer: status, headers, and a JSON body when there is one (none for HEAD: node:http drops it). */
-function send(res: ServerResponse, status: number, headers: Readonly<Record<string, string>>, body?: string | Buffer): void {
-  if (body === undefined) res.writeHead(status, headers).end();
-  else res.writeHead(status, { ...headers, 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(body)) }).end(body);
-}
-
 /** The request target's path, split on `/` and decoded segment by segment (a `%2F` stays inside its segment); URIError on bad encoding. */
 function segmentsOf(url: string): string[] {
   const at = url.indexOf('?');
-  return (at < 0 ? url : url.slice(0, at)).split('/').slice(1).map(decodeURIComponent);
+  return (at < 0 ? url : url.slice(0, at)).split('/').slice(1).map((segment) => (segment.includes('%') ? decodeURIComponent(segment) : segment));
 }
+
+/** The request id pino-http gave the request (`idOf`: the caller's plain one, or a new UUID). */
+const idOfRequest = (res: ServerResponse): string => (res.req as IncomingMessage & { id: string }).id;
 
 const header = (req: IncomingMessage, name: string): string | undefined => {
   const value = req.headers[name.toLowerCase()];
@@ -98,8 +95,22 @@ const step = (run: (req: IncomingMessage, res: ServerResponse, next: (error?: un
  */
 export function deliveryServer(deps: DeliveryServerDeps): DeliveryServer {
   const { front, status } = deps;
-  const security = Object.entries(securityHeaders()) as [string, string][];
-  const requestLine = requestLog(front.logger, 'delivery');
+  const security = Object.entries(securityHeaders()).flat() as string[];
+  // The id goes out with each answer's headers, written at once (send).
+  const requestLine = requestLog(front.logger, 'delivery', idOf);
+
+  /** Writes an answer's head at once: helmet's headers, the request id, the answer's own headers. */
+  const head = (res: ServerResponse, status: number, headers: Readonly<Record<string, string>>, ...more: string[]): ServerResponse => {
+    const all = [...security, REQUEST_ID_HEADER, idOfRequest(res), ...more];
+    for (const name in headers) all.push(name, headers[name]!);
+    return res.writeHead(status, all);
+  };
+  /** Writes a whole answer: its head, and a JSON body when there is one (none for HEAD: node:http drops it). */
+  const send = (res: ServerResponse, status: number, headers: Readonly<Record<string, string>>, body?: string | Buffer): void => {
+    if (body === undefined) return void head(res, status, headers).end();
+    head(res, status, headers, 'content-type', JSON_TYPE, 'content-length', String(Buffer.byteLength(body)));
+    res.end(body);
+  };
   const parser = jsonBody(BODY_LIMIT) as unknown as (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
   const deliver = deliveryPipeline({
     routing: deps.routing,
@@ -130,20 +141,24 @@ export function deliveryServer(deps: DeliveryServerDeps): DeliveryServer {
   });
   route(reads, '/metrics', '/metrics', async (_req, res) => {
     const text = await front.metrics.registry.metrics();
-    res.writeHead(200, { ...noStore, 'content-type': front.metrics.registry.contentType, 'content-length': String(Buffer.byteLength(text)) }).end(text);
+    head(res, 200, { ...noStore, 'content-type': front.metrics.registry.contentType, 'content-length': String(Buffer.byteLength(text)) });
+    res.end(text);
   });
   const reference = referencePages('delivery', () => routes());
   route(reads, '/openapi.json', '/openapi.json', (_req, res) => send(res, 200, {}, JSON.stringify(reference.document())));
   route(reads, '/docs/', '/docs/', (req, res) => {
     const html = reference.page(parseQuery((req.url ?? '').split('?')[1] ?? '').api);
-    res.writeHead(200, { 'content-security-policy': reference.csp, 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(html)) }).end(html);
+    head(res, 200, { 'content-security-policy': reference.csp, 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(html)) });
+    res.end(html);
   });
   route(reads, '/docs/standalone.js', '/docs/standalone.js', (_req, res) => {
-    res.writeHead(200, { 'cache-control': 'public, max-age=3600', 'content-type': 'application/javascript; charset=utf-8', 'content-length': String(statSync(reference.script).size) });
+    head(res, 200, { 'cache-control': 'public, max-age=3600', 'content-type': 'application/javascript; charset=utf-8', 'content-length': String(statSync(reference.script).size) });
     createReadStream(reference.script).pipe(res);
   });
   // Every delivery address: the pipeline reads the decoded segments itself.
-  for (const method of METHODS) router.on(method as never, '/:env/:prefix/*', (req, res) => void pipeline(req, res, true), { label: DELIVERY_ROUTE, method: 'ALL' } satisfies Store);
+  for (const method of METHODS) {
+    router.on(method as never, '/:env/:prefix/*', (req, res, _params, _store, query) => void pipeline(req, res, query as Record<string, unknown>), { label: DELIVERY_ROUTE, method: 'ALL' } satisfies Store);
+  }
 
   function routes(): RouteEntry[] {
     const seen = new Map<string, RouteEntry>();
@@ -155,15 +170,18 @@ export function deliveryServer(deps: DeliveryServerDeps): DeliveryServer {
     return [...seen.values()];
   }
 
-  /** Parse, the environment's status, the pipeline, write; an address no route names gets 404 route_not_found after the same parse. */
-  async function pipeline(req: IncomingMessage, res: ServerResponse, routed: boolean): Promise<void> {
+  /**
+   * Parse, the environment's status, the pipeline, write; an address no route names (`query`
+   * null: find-my-way did not parse it) gets 404 route_not_found after the same parse.
+   */
+  async function pipeline(req: IncomingMessage, res: ServerResponse, query: Record<string, unknown> | null): Promise<void> {
     let delivered: Delivered;
     try {
-      const ask = await parse(req, res);
+      const ask = await parse(req, res, query);
       const [env, prefix, ...rest] = segmentsOf(req.url ?? '/');
       if (env) status?.check(env);
       const segments = rest.filter(Boolean);
-      if (!routed || !env || !prefix || rest.join('/') === '') throw new DomainError('route_not_found', 'No such endpoint.');
+      if (!query || !env || !prefix || rest.join('/') === '') throw new DomainError('route_not_found', 'No such endpoint.');
       delivered = await deliver(ask, { env, prefix, segments });
     } catch (error) {
       delivered = { error, headers: {} };
@@ -172,7 +190,7 @@ export function deliveryServer(deps: DeliveryServerDeps): DeliveryServer {
   }
 
   /** The parse step: JSON bodies only, the body read (its error kept for after authentication), its depth. */
-  async function parse(req: IncomingMessage, res: ServerResponse): Promise<DeliveryAsk> {
+  async function parse(req: IncomingMessage, res: ServerResponse, query: Record<string, unknown> | null): Promise<DeliveryAsk> {
     const refused = await step(jsonBodiesOnly, req, res);
     if (refused) throw refused;
     const bodyError = await step(parser, req, res);
@@ -186,7 +204,7 @@ export function deliveryServer(deps: DeliveryServerDeps): DeliveryServer {
     return {
       method: req.method ?? 'GET',
       url,
-      query: parseQuery(at < 0 ? '' : url.slice(at + 1)) as Record<string, unknown>,
+      query: query ?? (parseQuery(at < 0 ? '' : url.slice(at + 1)) as Record<string, unknown>),
       header: (name) => header(req, name),
       body: raw.body,
       rawBody: raw.rawBody,
@@ -209,6 +227,9 @@ export function deliveryServer(deps: DeliveryServerDeps): DeliveryServer {
   /** The write step: an answer, a refusal in `{message, error_code, detail}` (every 401 with the challenge), or the agent endpoint's own writing. */
   async function write(req: IncomingMessage, res: ServerResponse, delivered: Delivered): Promise<void> {
     if ('handOver' in delivered) {
+      // The MCP SDK writes the head itself: these go with it.
+      for (let i = 0; i < security.length; i += 2) res.setHeader(security[i]!, security[i + 1]!);
+      res.setHeader(REQUEST_ID_HEADER, idOfRequest(res));
       try {
         return await delivered.handOver(req as McpRequest, res);
       } catch (error) {
@@ -217,7 +238,7 @@ export function deliveryServer(deps: DeliveryServerDeps): DeliveryServer {
       }
     }
     if ('error' in delivered) {
-      const failed = errorAnswer(delivered.error, res.getHeader('x-request-id'), deps.log);
+      const failed = errorAnswer(delivered.error, idOfRequest(res), deps.log);
       if (failed.status !== 500) answeredWith(res, failed.code);
       const challenge: Record<string, string> = failed.status === 401 ? { 'WWW-Authenticate': WWW_AUTHENTICATE } : {};
       return send(res, failed.status, { ...delivered.headers, ...failed.headers, ...challenge }, JSON.stringify(failed.body));
@@ -238,7 +259,6 @@ export function deliveryServer(deps: DeliveryServerDeps): DeliveryServer {
   return {
     routes,
     listener(req, res) {
-      for (const [name, value] of security) res.setHeader(name, value);
       requestLine(req, res);
       let found: ReturnType<typeof router.find>;
       try {
@@ -248,7 +268,7 @@ export function deliveryServer(deps: DeliveryServerDeps): DeliveryServer {
       }
       observe(req, res, (found?.store as Store | undefined)?.label ?? 'unmatched');
       if (found) found.handler(req, res, found.params, found.store, found.searchParams);
-      else void pipeline(req, res, false);
+      else void pipeline(req, res, null);
     },
   };
 }

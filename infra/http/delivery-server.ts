@@ -4,6 +4,7 @@ import { parse as parseQuery } from 'node:querystring';
 import type { TLSSocket } from 'node:tls';
 import findMyWay from 'find-my-way';
 import helmet from 'helmet';
+import typeis from 'type-is';
 import { DomainError } from '../../domain/errors.js';
 import type { Embedder } from '../../projections/embedder.js';
 import type { SearchIndex } from '../../projections/ports.js';
@@ -191,13 +192,17 @@ export function deliveryServer(deps: DeliveryServerDeps): DeliveryServer {
 
   /** The parse step: JSON bodies only, the body read (its error kept for after authentication), its depth. */
   async function parse(req: IncomingMessage, res: ServerResponse, query: Record<string, unknown> | null): Promise<DeliveryAsk> {
-    const refused = await step(jsonBodiesOnly, req, res);
-    if (refused) throw refused;
-    const bodyError = await step(parser, req, res);
     const raw = req as IncomingMessage & { body?: unknown; rawBody?: Buffer };
-    bodyDepthGuard(raw, res, (tooDeep) => {
-      if (tooDeep) throw tooDeep;
-    });
+    let bodyError: unknown;
+    // A request without a body (most reads) has nothing to refuse, read or measure.
+    if (typeis.hasBody(req)) {
+      const refused = await step(jsonBodiesOnly, req, res);
+      if (refused) throw refused;
+      bodyError = await step(parser, req, res);
+      bodyDepthGuard(raw, res, (tooDeep) => {
+        if (tooDeep) throw tooDeep;
+      });
+    }
     const url = req.url ?? '/';
     const at = url.indexOf('?');
     const origin = `${(req.socket as TLSSocket).encrypted ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`;

@@ -27,15 +27,13 @@ import { managementRateLimit, RequestMeter } from './http/rate-limit.js';
 import { DeliveryRouting, ROUTING_EVENTS } from '../read-api/delivery/routing.js';
 import { ServedCache } from '../read-api/delivery/served-cache.js';
 import { evictChanged } from '../read-api/delivery/served-invalidation.js';
-import { deliveryFront } from './http/delivery-front.js';
-import { servedObserver } from './observability/served-answers.js';
 import { jwtSecret } from './auth/jwt-secret.js';
 import { prepareBootstrap, writeBootstrap, type BootstrapFile } from './bootstrap.js';
 import type { Config } from './config.js';
 import { createEmbedder } from './embeddings/create.js';
 import { StaticWordEmbedder } from './embeddings/static-embedder.js';
 import { prepareBodyShape } from '../read-api/delivery/search/body-schema.js';
-import { deliveryApp } from './http/delivery-app.js';
+import { deliveryServer, type DeliveryServer } from './http/delivery-server.js';
 import { frontRouter } from './http/front.js';
 import { consoleRouter } from './http/console.js';
 import { closeGracefully } from './http/shutdown.js';
@@ -58,7 +56,7 @@ export type Service = {
   /** The projection runners (pause / resume one by name). */
   readonly projections: Projections;
   /** Both HTTP interfaces, for what walks their route tables (tests, API documents). */
-  readonly apps: { readonly management: Express; readonly delivery: Express };
+  readonly apps: { readonly management: Express; readonly delivery: DeliveryServer };
   /** Requests the management interface's thin path answered (docs/decisions/0215). */
   readonly managementThin: () => number;
   /** Batches the read side's thread committed; 0 when it is off (docs/decisions/0307). */
@@ -228,10 +226,10 @@ export async function startService(config: Config, logger: Logger = createLogger
   const managementListener = managementThinPath(management, { ...managementDeps, logger, metrics });
   const writeDeps = { bus, validator, projections, readStore, waitTimeoutMs: config.waitTimeoutMs, resourceQuota };
   const mcp = new LazyMcpEndpoint({ routing, readStore, auth: deliveryAuth });
-  const delivery = deliveryApp({ routing, searchIndex, embedder, auth: deliveryAuth, writes: writeDeps, mcp, log, status: environmentStatus, front: frontRouter(front, 'delivery') });
+  const delivery = deliveryServer({ routing, searchIndex, embedder, auth: deliveryAuth, writes: writeDeps, cache: served, mcp, log, status: environmentStatus, front });
   const servers = [
     await listen(managementListener as never, config.host, config.port, managementListener.serverOptions),
-    await listen(tracedListener('delivery-read', deliveryFront({ app: delivery as never, routing, cache: served, auth: deliveryAuth, status: environmentStatus, observer: servedObserver({ logger, metrics, app: delivery }), index: searchIndex, search: { index: searchIndex, embedder } })) as never, config.host, config.deliveryPort),
+    await listen(tracedListener('delivery-read', delivery.listener) as never, config.host, config.deliveryPort),
   ];
   // The word vectors opened (or prepared) and the search body's schema compiled now, not by the first search (docs/decisions/0349).
   if (embedder instanceof StaticWordEmbedder) embedder.warm().catch((error: unknown) => log('opening the word vectors failed', error));

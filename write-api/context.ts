@@ -6,8 +6,8 @@ import { principalOf } from '../read-api/principal.js';
 import { param } from '../read-api/query.js';
 
 /** Host part only of the Referer header. */
-export function refererHost(req: Request): string | null {
-  const referer = req.get('referer');
+export function refererHost(req: { header(name: string): string | undefined }): string | null {
+  const referer = req.header('referer');
   if (!referer) return null;
   try {
     return new URL(referer).host || null;

@@ -1,15 +1,17 @@
-import type { Request, Response } from 'express';
 import type { CommandContext } from '../commands/context.js';
+import { isoNow } from '../commands/time-text.js';
 import { createResource } from '../commands/resources.js';
 import { createRevision } from '../commands/revisions.js';
 import { streams } from '../commands/streams.js';
 import { DomainError, notFound } from '../domain/errors.js';
 import { resource } from '../domain/resource/decider.js';
 import type { RevisionCreated } from '../domain/resource/events.js';
-import type { DeliveryAuth } from '../read-api/delivery/auth.js';
+import type { DeliveryAsk } from '../read-api/delivery/ask.js';
+import type { DeliveryAuth, DeliveryCaller } from '../read-api/delivery/auth.js';
+import { keyActor } from '../read-api/auth/key-lookup.js';
 import type { DeliveryWrites } from '../read-api/delivery/writes.js';
 import type { Match } from '../read-api/delivery/scope.js';
-import { commandContext } from './context.js';
+import { refererHost } from './context.js';
 import type { WriteDeps } from './deps.js';
 import { validator } from './validate.js';
 
@@ -58,6 +60,13 @@ async function ownerOf(deps: WriteDeps, match: Match): Promise<string | null> {
   return parent;
 }
 
+/** Who writes, from where, when: the key the pipeline authenticated. */
+function keyContext(ask: DeliveryAsk, env: string, caller: DeliveryCaller): CommandContext {
+  const now = isoNow();
+  const metadata = { actor_type: 'apikey' as const, actor: keyActor(caller.key), ip_address: ask.remoteAddress, referer: refererHost(ask), timestamp: now };
+  return { env, metadata, now };
+}
+
 export function deliveryWrites(deps: WriteDeps, auth: DeliveryAuth): DeliveryWrites {
   const create = async (ctx: CommandContext, folder: string, owner: string | null, body: unknown) => {
     const input = createBody(body);
@@ -78,24 +87,26 @@ export function deliveryWrites(deps: WriteDeps, auth: DeliveryAuth): DeliveryWri
   };
 
   return {
-    async handle(req: Request, res: Response, { api, match, caller }) {
-      const creating = req.method === 'POST';
+    async handle(ask, { env, api, match, caller }) {
+      const creating = ask.method === 'POST';
       if (match.rest.length !== (creating ? 0 : 1)) throw notFound('route_not_found', 'Route');
       const action = creating ? 'create' : 'update';
       const { route } = match;
-      auth.authorize(res, caller, api, route.folder, action);
-      if (res.locals.bodyError) throw res.locals.bodyError;
+      auth.authorize(caller, api, route.folder, action);
+      if (ask.bodyError) throw ask.bodyError;
       if (!route.allowed_methods.includes(action) || route.keep !== route.chain.length) {
         throw new DomainError('collection_not_writable', `The connection does not allow ${action}.`, { allowed_methods: [...route.allowed_methods] });
       }
-      const ctx = commandContext(req, res);
+      // authorize() refused an anonymous write.
+      const ctx = keyContext(ask, env, caller!);
       try {
         const owner = await ownerOf(deps, match);
         const written = creating
-          ? await create(ctx, route.folder, owner, req.body)
-          : await update(ctx, route.folder, owner, match.rest[0] as string, req.body);
+          ? await create(ctx, route.folder, owner, ask.body)
+          : await update(ctx, route.folder, owner, match.rest[0] as string, ask.body);
         await deps.projections.waitFor(written.position, deps.waitTimeoutMs);
-        res.status(creating ? 201 : 200).json({ resource_key: written.resource_key, revision_key: written.revision_key, write_units: WRITE_UNITS, published: true });
+        const body = { resource_key: written.resource_key, revision_key: written.revision_key, write_units: WRITE_UNITS, published: true };
+        return { status: creating ? 201 : 200, body: JSON.stringify(body) };
       } catch (error) {
         throw contentError(error);
       }

@@ -24,6 +24,8 @@ function request(target: Target): autocannon.Request {
 export type Measurement = {
   readonly name: string;
   readonly requests: number;
+  /** Requests of the warm-up before it (not in the figures). */
+  readonly warmupRequests: number;
   /** Responses per second over the whole run (autocannon's per-second average undercounts a partial last second). */
   readonly rps: number;
   /** Of every response, 2xx or not, at 10 µs resolution. */
@@ -77,6 +79,7 @@ export async function measure(cleanup: Cleanup, target: Target, o: { seconds: nu
   return {
     name: target.name,
     requests: result.requests.total,
+    warmupRequests: warm.requests.total,
     rps: result.duration > 0 ? result.requests.total / result.duration : 0,
     p50: latency.quantile(0.5),
     p99: latency.quantile(0.99),

@@ -5,6 +5,7 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBaseline } from './baseline.js';
+import { cpuSeconds } from './cpu-time.js';
 import { Cleanup } from './cleanup.js';
 import { deliveryBearerToken } from './credentials.js';
 import { measure, type Measurement, type Target } from './load.js';
@@ -108,14 +109,27 @@ async function main(): Promise<number> {
     return measure(cleanup, target, { ...o, connections });
   };
   const rows: Row[] = [];
+  // The service's CPU per delivery read, warm-up included: a figure the machine's other load moves less than a ratio.
+  const cpuLines: string[] = [];
+  const runTimed = async (target: Target): Promise<Measurement> => {
+    const pid = service.child.pid;
+    const before = pid === undefined ? null : await cpuSeconds(pid);
+    const m = await run(target);
+    const after = pid === undefined ? null : await cpuSeconds(pid);
+    if (before && after) {
+      const per = (seconds: number): string => ((seconds * 1e6) / (m.requests + m.warmupRequests)).toFixed(0);
+      cpuLines.push(`${m.name}: service CPU ${per(after.process - before.process)} µs a request (main thread ${per(after.main - before.main)} µs)`);
+    }
+    return m;
+  };
   const oneBase = await run(getOne('get-one (bare http)', baseline));
-  rows.push({ m: await run(getOne('get-one', delivery.origin)), baseline: oneBase }, { m: oneBase });
+  rows.push({ m: await runTimed(getOne('get-one', delivery.origin)), baseline: oneBase }, { m: oneBase });
   const token = await deliveryBearerToken(b);
-  rows.push({ m: await run({ ...getOne('get-one (Bearer key)', delivery.origin), headers: () => ({ authorization: `Bearer ${token}` }) }), baseline: oneBase });
+  rows.push({ m: await runTimed({ ...getOne('get-one (Bearer key)', delivery.origin), headers: () => ({ authorization: `Bearer ${token}` }) }), baseline: oneBase });
   const listBase = await run(list(`list limit=${LIST_LIMIT} (bare http)`, baseline));
-  rows.push({ m: await run(list(`list limit=${LIST_LIMIT}`, delivery.origin)), baseline: listBase }, { m: listBase });
+  rows.push({ m: await runTimed(list(`list limit=${LIST_LIMIT}`, delivery.origin)), baseline: listBase }, { m: listBase });
   const filtered: Target = { name: `list limit=${LIST_LIMIT} filtered`, origin: delivery.origin, path: () => `${collectionPath}?limit=${LIST_LIMIT}&${LIST_FILTER}` };
-  rows.push({ m: await run(filtered), baseline: listBase });
+  rows.push({ m: await runTimed(filtered), baseline: listBase });
   // The same filter with a new upper bound no document reaches on every request: never answered from served bytes (docs/decisions/0131).
   let n = 0;
   const fresh: Target = { name: `list limit=${LIST_LIMIT} filtered, each query new`, origin: delivery.origin, path: () => `${collectionPath}?limit=${LIST_LIMIT}&${LIST_FILTER}&where__views__lte=${1e12 + n++}` };
@@ -138,6 +152,7 @@ async function main(): Promise<number> {
   phase = 'reporting';
   log('');
   log(table(rows));
+  for (const line of cpuLines) log(line);
   for (const line of rebuildLines) log(line);
   log('');
   printFigures(log, [...pathological, ...(searched?.figures ?? []), ...more.figures]);

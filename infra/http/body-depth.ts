@@ -1,4 +1,3 @@
-import type { RequestHandler } from 'express';
 import { DomainError } from '../../domain/errors.js';
 
 /**
@@ -34,7 +33,7 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
 }
 
 /** Refuses request bodies nested deeper than MAX_BODY_DEPTH, or holding a non-finite number, with 422 validation_error. */
-export const bodyDepthGuard: RequestHandler = (req, _res, next) => {
+export function bodyDepthGuard(req: { readonly body?: unknown }, _res: unknown, next: (error?: unknown) => void): void {
   if (nestsDeeperThan(req.body, MAX_BODY_DEPTH)) {
     next(new DomainError('validation_error', `The request body nests deeper than ${MAX_BODY_DEPTH} levels.`, { body: [`at most ${MAX_BODY_DEPTH} levels of nesting`] }));
     return;
@@ -44,4 +43,4 @@ export const bodyDepthGuard: RequestHandler = (req, _res, next) => {
     return;
   }
   next();
-};
+}

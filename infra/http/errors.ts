@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { DomainError } from '../../domain/errors.js';
 
 /** The one map from error code to HTTP status (specification, Errors). Codes not listed are 422. */
@@ -60,25 +60,36 @@ function parserError(error: { type?: unknown; status?: unknown }): DomainError |
 }
 
 /** The request id (set by the front router as `X-Request-Id`) at the end of an error message: the envelope keeps its three keys (docs/decisions/0110). */
-function withRequestId(message: string, res: Response): string {
-  const id = res.getHeader('x-request-id');
+function withRequestId(message: string, id: unknown): string {
   return typeof id === 'string' ? `${message} (request id: ${id})` : message;
 }
 
+/** A failed request's answer: its status, extra headers and `{message, error_code, detail}` envelope. */
+export type ErrorAnswer = { readonly status: number; readonly code: string; readonly headers: Record<string, string>; readonly body: Record<string, unknown> };
+
+/** The answer of a failure on either interface; what is not a refusal (a 500) is logged with the request id. */
+export function errorAnswer(error: unknown, requestId: unknown, log: (message: string, error: unknown) => void): ErrorAnswer {
+  const known = error instanceof DomainError ? error : parserError(error as { type?: unknown; status?: unknown });
+  if (known) {
+    // 402 bodies also carry their detail fields at the top level, where client libraries read them.
+    const top = TOP_LEVEL_DETAIL.has(known.code) ? known.detail : null;
+    const headers: Record<string, string> = {};
+    if (known.code === 'service_unavailable' && typeof known.detail?.retry_after === 'number') headers['Retry-After'] = String(known.detail.retry_after);
+    const body = { ...top, message: withRequestId(known.message, requestId), error_code: known.code, detail: known.detail };
+    return { status: known.status ?? statusOf(known.code), code: known.code, headers, body };
+  }
+  log(typeof requestId === 'string' ? `unhandled error in request ${requestId}` : 'unhandled error', error);
+  return { status: 500, code: 'internal_error', headers: {}, body: { message: withRequestId('Internal server error.', requestId), error_code: 'internal_error', detail: null } };
+}
+
+/** Records the error code a response was answered with, for the refusals metric. */
+export const answeredWith = (res: object, code: string): void => void answeredCodes.set(res, code);
+
 export function errorMiddleware(log: (message: string, error: unknown) => void): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
-    const known = error instanceof DomainError ? error : parserError(error as { type?: unknown; status?: unknown });
-    if (known) {
-      // 402 bodies also carry their detail fields at the top level, where client libraries read them.
-      const top = TOP_LEVEL_DETAIL.has(known.code) ? known.detail : null;
-      answeredCodes.set(res, known.code);
-      if (known.code === 'service_unavailable' && typeof known.detail?.retry_after === 'number') res.set('Retry-After', String(known.detail.retry_after));
-      res.status(known.status ?? statusOf(known.code)).json({ ...top, message: withRequestId(known.message, res), error_code: known.code, detail: known.detail });
-      return;
-    }
-    const id = res.getHeader('x-request-id');
-    log(typeof id === 'string' ? `unhandled error in request ${id}` : 'unhandled error', error);
-    res.status(500).json({ message: withRequestId('Internal server error.', res), error_code: 'internal_error', detail: null });
+    const answer = errorAnswer(error, res.getHeader('x-request-id'), log);
+    if (answer.status !== 500) answeredWith(res, answer.code);
+    res.set(answer.headers).status(answer.status).json(answer.body);
   };
 }
 

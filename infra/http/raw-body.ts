@@ -1,4 +1,5 @@
-import express, { type RequestHandler } from 'express';
+import bodyParser from 'body-parser';
+import type { RequestHandler } from 'express';
 import { JSON_TYPES } from './json-only.js';
 
 /** Keeps the bytes the JSON parser read: a Secure signature covers the raw body. */
@@ -6,8 +7,8 @@ const keepRawBody = (req: unknown, _res: unknown, buffer: Buffer): void => {
   (req as { rawBody?: Buffer }).rawBody = buffer;
 };
 
-/** The JSON body parser of both interfaces (`application/json` and `+json` types), keeping the raw bytes. */
-export const jsonBody = (limit: string): RequestHandler => express.json({ limit, strict: false, type: JSON_TYPES, verify: keepRawBody });
+/** The JSON body parser of both interfaces (body-parser, as express.json is; `application/json` and `+json` types), keeping the raw bytes. */
+export const jsonBody = (limit: string): RequestHandler => bodyParser.json({ limit, strict: false, type: JSON_TYPES, verify: keepRawBody }) as RequestHandler;
 
 /**
  * Runs the parser but keeps a body that does not parse as `res.locals.bodyError` instead of

@@ -25,12 +25,13 @@ export function requestId(req: IncomingMessage, res: ServerResponse): string {
 /**
  * One pino line per answered request (method, URL, status, time) carrying `req_id`; `req.log`
  * is a child logger with the same id for whatever a handler logs. Headers are not logged
- * (they carry credentials).
+ * (they carry credentials). The id is `req.id`; `genReqId` also echoes it in `X-Request-Id` unless
+ * the interface writes that header itself (the delivery server writes each answer's headers at once).
  */
-export function requestLog(logger: Logger, api: Interface) {
+export function requestLog(logger: Logger, api: Interface, genReqId: (req: IncomingMessage, res: ServerResponse) => string = requestId) {
   return pinoHttp({
     logger: logger.child({ interface: api }),
-    genReqId: requestId,
+    genReqId,
     customAttributeKeys: { reqId: 'req_id' },
     quietReqLogger: true,
     serializers: {

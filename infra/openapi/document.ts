@@ -1,7 +1,6 @@
-import type { Express } from 'express';
 import { requestSchemas, type RegisteredSchema } from '../../write-api/validate.js';
 import { allowedParameters } from '../http/query-parameters.js';
-import { routeTable, type RouteEntry } from '../http/route-table.js';
+import type { RouteEntry } from '../http/route-table.js';
 import { errorCodesOf } from './error-codes.js';
 import { areaOf, summaryOf } from './operation-words.js';
 import { RESPONSES, type ResponseEntry } from './responses.js';
@@ -100,13 +99,13 @@ function operation(route: RouteEntry, method: string, options: DocumentOptions):
 }
 
 /**
- * The OpenAPI 3.1 document of an express app, from its route table (every method and path it
+ * The OpenAPI 3.1 document of an interface, from its route table (every method and path it
  * serves, routers added later included) and the request schemas the write side validates
  * with. A route without a registered schema is described generically (docs/decisions/0111).
  */
-export function openApiDocument(app: Express, options: DocumentOptions): Json {
+export function openApiDocument(routes: readonly RouteEntry[], options: DocumentOptions): Json {
   const paths: Record<string, Record<string, Json>> = {};
-  for (const route of routeTable(app)) {
+  for (const route of routes) {
     const path = openApiPath(route.path);
     for (const method of route.method === 'ALL' ? ALL_METHODS : [route.method]) {
       const item = (paths[path] ??= {});

@@ -1,5 +1,6 @@
 import { Router, type Express } from 'express';
 import { createRequire } from 'node:module';
+import { routeTable, type RouteEntry } from '../http/route-table.js';
 import type { Interface } from '../observability/metrics.js';
 import { openApiDocument, type DocumentOptions } from './document.js';
 
@@ -50,18 +51,39 @@ const page = (title: string, url = '/openapi.json'): string => `<!doctype html>
 </html>
 `;
 
+/** What `/openapi.json`, `/docs/` and `/docs/standalone.js` answer, for either interface's router. */
+export type ReferencePages = {
+  /** The OpenAPI document, generated once from the interface's route table. */
+  document(): Record<string, unknown>;
+  /** The reference page; the delivery page opens one API's own document with `?api=<env>/<prefix>`. */
+  page(apiParam: unknown): string;
+  /** Its Content-Security-Policy: its own origin only. */
+  readonly csp: string;
+  /** The page's script, from the installed package. */
+  readonly script: string;
+};
+
+export function referencePages(api: Interface, routes: () => RouteEntry[]): ReferencePages {
+  const options = DESCRIPTIONS[api];
+  let document: Record<string, unknown> | null = null;
+  return {
+    document: () => (document ??= openApiDocument(routes(), options)),
+    page: (apiParam) => page(options.title, api === 'delivery' && typeof apiParam === 'string' && API_PARAM.test(apiParam) ? `/${apiParam}/_openapi` : undefined),
+    csp: PAGE_CSP,
+    script: SCALAR_SCRIPT,
+  };
+}
+
 /** `/openapi.json` (generated once, from the app's own route table) and the reference page at `/docs/` (also `/docs`). */
 export function referenceRouter(api: Interface): Router {
   const router = Router();
-  const options = DESCRIPTIONS[api];
-  let document: Record<string, unknown> | null = null;
+  let pages: ReferencePages | null = null;
+  const pagesOf = (app: Express): ReferencePages => (pages ??= referencePages(api, () => routeTable(app)));
   router.get('/openapi.json', (req, res) => {
-    document ??= openApiDocument(req.app as Express, options);
-    res.json(document);
+    res.json(pagesOf(req.app as Express).document());
   });
   router.get('/docs/', (req, res) => {
-    const wanted = api === 'delivery' && typeof req.query.api === 'string' && API_PARAM.test(req.query.api) ? `/${req.query.api}/_openapi` : undefined;
-    res.set('Content-Security-Policy', PAGE_CSP).type('html').send(page(options.title, wanted));
+    res.set('Content-Security-Policy', PAGE_CSP).type('html').send(pagesOf(req.app as Express).page(req.query.api));
   });
   router.get('/docs/standalone.js', (_req, res) => {
     res.set('Cache-Control', 'public, max-age=3600').sendFile(SCALAR_SCRIPT);

@@ -1,8 +1,7 @@
-import type { Request, Response } from 'express';
 import { notFound } from '../../domain/errors.js';
 import { SYS_FIELDS } from '../../projections/delivery-query.js';
-import { param } from '../query.js';
-import { sendCached } from './caching.js';
+import type { DeliveryAsk, ReadAnswer } from './ask.js';
+import { readAnswer } from './caching.js';
 import type { EnvModel } from './models.js';
 import { LIST_PARAMS, LOCALE_PARAMS, template, type Param } from './router-introspection.js';
 import type { DeliveryApi, DeliveryRoute } from './routing.js';
@@ -132,9 +131,8 @@ export function apiDocument(api: DeliveryApi, model: EnvModel, server: string, r
 }
 
 /** `GET {prefix}/_openapi`: reachable when `_router` is (router introspection on), for the routes this reader may read. */
-export function apiOpenApi(req: Request, res: Response, api: DeliveryApi, model: EnvModel, readable: (folder: string) => boolean): void {
+export function apiOpenApi(ask: DeliveryAsk, env: string, api: DeliveryApi, model: EnvModel, readable: (folder: string) => boolean): ReadAnswer {
   if (!api.router_introspection_enabled) throw notFound('route_not_found', 'Route');
-  const env = param(req, 'env');
-  const server = `${req.protocol}://${req.get('host') ?? 'localhost'}/${env}/${api.prefix}`;
-  sendCached(req, res, apiDocument(api, model, server, readable), [env, api.key, ...api.routes.map((r) => r.folder)]);
+  const server = `${ask.origin}/${env}/${api.prefix}`;
+  return readAnswer(apiDocument(api, model, server, readable), [env, api.key, ...api.routes.map((r) => r.folder)]);
 }

@@ -1,13 +1,12 @@
-import type { Request, Response } from 'express';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { DomainError } from '../../domain/errors.js';
 import { deliveryAccess, type DeliveryAction } from '../../domain/roles/grants.js';
 import type { PermissionFields } from '../../domain/roles/events.js';
 import type { Doc, ReadStore } from '../../projections/ports.js';
 import { AUTH_FAILURE_MESSAGES, parseCredentials, type Credentials } from '../auth/credentials.js';
-import { findKey, keyActor, lookupId, proves, provesOnce, rawBodyOf, signedPath } from '../auth/key-lookup.js';
+import { findKey, lookupId, provesOnce, signedPath } from '../auth/key-lookup.js';
 import type { UsedSignatures } from '../auth/secure-signature.js';
-import type { Principal } from '../principal.js';
+import type { DeliveryAsk } from './ask.js';
 import type { DeliveryApi } from './routing.js';
 
 export const WWW_AUTHENTICATE = 'Simple realm="delivery-api", Secure realm="delivery-api"';
@@ -37,9 +36,8 @@ export const CREDENTIAL_EVENTS: ReadonlySet<string> = new Set([
 /** An authenticated delivery key with its role's permissions (role null: unrestricted; 'missing': its role was deleted). */
 export type DeliveryCaller = { readonly key: Doc; readonly role: { readonly permissions: readonly PermissionFields[] } | null | 'missing' };
 
-/** 401 authentication_required with the challenge every delivery 401 carries. */
-export function authenticationRequired(res: Response, message = AUTH_FAILURE_MESSAGES.unknown_credential): DomainError {
-  res.set('WWW-Authenticate', WWW_AUTHENTICATE);
+/** 401 authentication_required: the delivery server's write step adds the challenge (WWW_AUTHENTICATE) every delivery 401 carries. */
+export function authenticationRequired(message = AUTH_FAILURE_MESSAGES.unknown_credential): DomainError {
   return new DomainError('authentication_required', message);
 }
 
@@ -90,54 +88,37 @@ export class DeliveryAuth {
    * missing credentials on an auth-required API, and everywhere invalid ones, a key of
    * another environment and a key not authorized for this API.
    */
-  async authenticate(req: Request, res: Response, env: string, api: DeliveryApi): Promise<DeliveryCaller | null> {
-    const caller = await this.callerOf(req, res, env, api);
-    // The body parser kept its error until the caller was known (infra/http/raw-body.ts); an
-    // anonymous write is refused with 401 by authorize() before its body matters.
-    if (caller !== null && res.locals.bodyError) throw res.locals.bodyError;
+  async authenticate(ask: DeliveryAsk, env: string, api: DeliveryApi): Promise<DeliveryCaller | null> {
+    const caller = await this.callerOf(ask, env, api);
+    // The parse step kept the body's error until the caller was known; an anonymous write is
+    // refused with 401 by authorize() before its body matters.
+    if (caller !== null && ask.bodyError) throw ask.bodyError;
     return caller;
   }
 
-  private async callerOf(req: Request, res: Response, env: string, api: DeliveryApi): Promise<DeliveryCaller | null> {
-    const forwarded = req.get(FORWARD_HEADER);
+  private async callerOf(ask: DeliveryAsk, env: string, api: DeliveryApi): Promise<DeliveryCaller | null> {
+    const forwarded = ask.header(FORWARD_HEADER);
     if (forwarded !== undefined) {
       const caller = this.forwardedCaller(forwarded);
-      if (!caller || caller.key.env !== env) throw authenticationRequired(res);
-      return this.admit(res, env, api, caller);
+      if (!caller || caller.key.env !== env) throw authenticationRequired();
+      return this.admit(api, caller);
     }
-    const credentials = parseCredentials(req.get('authorization'));
+    const credentials = parseCredentials(ask.header('authorization'));
     if (credentials === null) {
-      if (api.is_auth_required) throw authenticationRequired(res, AUTH_FAILURE_MESSAGES.missing);
+      if (api.is_auth_required) throw authenticationRequired(AUTH_FAILURE_MESSAGES.missing);
       return null;
     }
-    if (typeof credentials === 'string') throw authenticationRequired(res, AUTH_FAILURE_MESSAGES[credentials]);
-    const request = { path: signedPath(req.originalUrl), body: rawBodyOf(req), date: req.get('date'), now: Date.now() };
+    if (typeof credentials === 'string') throw authenticationRequired(AUTH_FAILURE_MESSAGES[credentials]);
+    const request = { path: signedPath(ask.url), body: ask.rawBody, date: ask.header('date'), now: Date.now() };
     const caller = await this.lookup(credentials);
-    if (!caller || !(await provesOnce(caller.key, credentials, request, this.usedSignatures)) || caller.key.env !== env) throw authenticationRequired(res);
-    return this.admit(res, env, api, caller);
+    if (!caller || !(await provesOnce(caller.key, credentials, request, this.usedSignatures)) || caller.key.env !== env) throw authenticationRequired();
+    return this.admit(api, caller);
   }
 
-  /** An authenticated key: refused on an API its role does not reach, else the request's principal. */
-  private admit(res: Response, env: string, api: DeliveryApi, caller: DeliveryCaller): DeliveryCaller {
-    if (deliveryAccess(caller.role, api.key, null, 'read') === 'not_authorized') throw authenticationRequired(res, 'The key is not authorized for this API.');
-    const principal: Principal = { actor_type: 'apikey', actor: keyActor(caller.key), organization: '', is_admin: false, environment: env };
-    res.locals.principal = principal;
+  /** An authenticated key: refused on an API its role does not reach. */
+  private admit(api: DeliveryApi, caller: DeliveryCaller): DeliveryCaller {
+    if (deliveryAccess(caller.role, api.key, null, 'read') === 'not_authorized') throw authenticationRequired('The key is not authorized for this API.');
     return caller;
-  }
-
-  /**
-   * Whether a Simple or Bearer `authorization` header proves a key this process has already
-   * found (and not forgotten since) that may read `folder` through `api` of `env`. False
-   * whenever that cannot be told from memory: an unknown key, a Secure signature (its replay
-   * guard and clock window belong to the full path), anything refused.
-   */
-  readsFromMemory(authorization: string, env: string, api: DeliveryApi, folder: string): boolean {
-    const credentials = parseCredentials(authorization);
-    if (credentials === null || typeof credentials === 'string' || credentials.scheme === 'secure') return false;
-    const caller = this.cache.get(lookupId(credentials));
-    if (!caller || caller.key.env !== env) return false;
-    if (!proves(caller.key, credentials, { path: '', body: undefined, date: undefined, now: 0 })) return false;
-    return deliveryAccess(caller.role, api.key, folder, 'read') === 'granted' && this.readsEverything(caller, api);
   }
 
   /**
@@ -161,13 +142,13 @@ export class DeliveryAuth {
   }
 
   /** Whether the caller may do `action` on the collection: anonymous callers only read (401 otherwise), keys per their role (403 access_denied). */
-  authorize(res: Response, caller: DeliveryCaller | null, api: DeliveryApi, folder: string, action: DeliveryAction): void {
+  authorize(caller: DeliveryCaller | null, api: DeliveryApi, folder: string, action: DeliveryAction): void {
     if (caller === null) {
-      if (action !== 'read') throw authenticationRequired(res, 'Writes need an authenticated key.');
+      if (action !== 'read') throw authenticationRequired('Writes need an authenticated key.');
       return;
     }
     const access = deliveryAccess(caller.role, api.key, folder, action);
-    if (access === 'not_authorized') throw authenticationRequired(res, 'The key is not authorized for this API.');
+    if (access === 'not_authorized') throw authenticationRequired('The key is not authorized for this API.');
     if (access === 'denied') throw new DomainError('access_denied', `The key may not ${action} here.`, { action });
   }
 

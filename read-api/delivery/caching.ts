@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Request, Response } from 'express';
-import { rememberServed, type ServedAnswer } from './served-cache.js';
+import type { ReadAnswer } from './ask.js';
+import type { ServedAnswer } from './served-cache.js';
 
 /** A strong validator of the exact bytes served: any change in what the answer depends on changes it. */
 export const etagOf = (bytes: string | Buffer): string => `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 32)}"`;
@@ -14,35 +14,12 @@ export function notModified(header: string | undefined, etag: string): boolean {
 
 export const SURROGATE_KEY = 'Surrogate-Key';
 
-/**
- * Sends a delivery answer with its ETag and surrogate keys (the collection and resource keys
- * it holds, space-separated), or 304 when the client already has these bytes.
- */
-export function sendCached(req: Request, res: Response, body: unknown, keys: Iterable<string>): void {
-  sendCachedText(req, res, JSON.stringify(body), keys);
-}
-
-/** `sendCached` of an answer already serialized. */
-export function sendCachedText(req: Request, res: Response, text: string, keys: Iterable<string>): void {
-  const { answer, keys: surrogateKeys } = servedText(text, keys);
-  res.set('ETag', answer.etag);
-  res.set(SURROGATE_KEY, answer.surrogateKeys);
-  rememberServed(req, answer, surrogateKeys);
-  if (notModified(req.get('if-none-match'), answer.etag)) {
-    res.status(304).end();
-    return;
-  }
-  res.type('application/json').send(text);
-}
-
-/** The bytes of an answer (and their text) with their ETag and its distinct surrogate keys. */
-export function servedAnswer(body: unknown, keys: Iterable<string>): { answer: ServedAnswer; keys: string[]; text: string } {
-  return servedText(JSON.stringify(body), keys);
-}
-
-/** `servedAnswer` of an answer already serialized. */
-export function servedText(text: string, keys: Iterable<string>): { answer: ServedAnswer; keys: string[]; text: string } {
+/** A read answer as it is served and remembered: its bytes, their ETag and its distinct surrogate keys. */
+export function servedText({ text, keys }: ReadAnswer): { answer: ServedAnswer; keys: string[] } {
   const bytes = Buffer.from(text);
   const surrogateKeys = [...new Set(keys)];
-  return { answer: { body: bytes, etag: etagOf(bytes), surrogateKeys: surrogateKeys.join(' ') }, keys: surrogateKeys, text };
+  return { answer: { body: bytes, etag: etagOf(bytes), surrogateKeys: surrogateKeys.join(' ') }, keys: surrogateKeys };
 }
+
+/** The JSON text of a body and the surrogate keys of an answer. */
+export const readAnswer = (body: unknown, keys: Iterable<string>): ReadAnswer => ({ text: JSON.stringify(body), keys });

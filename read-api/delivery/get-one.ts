@@ -1,6 +1,5 @@
-import type { Request, Response } from 'express';
 import { notFound } from '../../domain/errors.js';
-import { sendCached } from './caching.js';
+import type { ReadAnswer } from './ask.js';
 import { shapeItem, surrogateKeys } from './item.js';
 import type { ListContext } from './list.js';
 import { requireMethod } from './methods.js';
@@ -8,18 +7,12 @@ import type { PopulateContext } from './populate.js';
 import { ONE_PARAMETERS, readOptions, refuseUnknownParameters } from './query/read-options.js';
 import { ownersOf } from './scope.js';
 
-/** `GET /{prefix}/{collection path}/{key}/`: one published document, with its content. */
-export async function getDocument(req: Request, res: Response, key: string, context: ListContext): Promise<void> {
-  const { item, keys } = await oneAnswer(req.query as Record<string, unknown>, key, context);
-  sendCached(req, res, item, keys);
-}
-
 /**
- * The document of a get-one read and its surrogate keys, for the express handler above and the
- * delivery front's path for reads not remembered yet (infra/http/delivery-front-one.ts); throws
- * the refusal (a bad parameter, a method the connection does not allow, an unknown key).
+ * `GET /{prefix}/{collection path}/{key}/`: one published document, with its content, as its
+ * JSON text and surrogate keys; throws the refusal (a bad parameter, a method the connection
+ * does not allow, an unknown key).
  */
-export async function oneAnswer(query: Record<string, unknown>, key: string, { env, api, match, index, routing, readable }: ListContext): Promise<{ item: Record<string, unknown>; keys: string[] }> {
+export async function oneAnswer(query: Record<string, unknown>, key: string, { env, api, match, index, routing, readable }: ListContext): Promise<ReadAnswer> {
   const { route } = match;
   requireMethod(route, 'get_one');
   refuseUnknownParameters(query, ONE_PARAMETERS, false);
@@ -31,5 +24,5 @@ export async function oneAnswer(query: Record<string, unknown>, key: string, { e
   if (!doc || (owners !== null && !owners.includes(doc.owner ?? ''))) throw notFound('resource_not_found', 'Resource');
   const ctx: PopulateContext = { env, api, model, index, options, seen: new Map(), readable };
   const item = await shapeItem(doc, true, collection, ctx);
-  return { item, keys: surrogateKeys(route.folder, [doc], ctx) };
+  return { text: JSON.stringify(item), keys: surrogateKeys(route.folder, [doc], ctx) };
 }

@@ -1,11 +1,9 @@
-import type { Request, Response } from 'express';
 import { DomainError } from '../../domain/errors.js';
+import type { ReadAnswer } from './ask.js';
 import { effectiveSort, type DeliveryQuery } from '../../projections/delivery-query.js';
 import { cursorOf } from '../../projections/delivery-query-eval.js';
 import type { DeliveryDoc, Page, SearchIndex } from '../../projections/ports.js';
-import { urlWith } from '../pagination.js';
 import { queryString } from '../query.js';
-import { sendCachedText } from './caching.js';
 import { shapeItem, surrogateKeys } from './item.js';
 import { listText, parsedDoc, servesStoredPayloads } from './list-text.js';
 import { requireMethod, servesData } from './methods.js';
@@ -38,15 +36,6 @@ export type ListContext = {
   readonly readable: (folder: string) => boolean;
 };
 
-/**
- * `GET /{prefix}/{collection path}/`: one cursor page of the collection's published
- * documents, filtered (`where__<field>__<op>`), sorted and paged inside the SearchIndex.
- */
-export async function listDocuments(req: Request, res: Response, context: ListContext): Promise<void> {
-  const { text, keys } = await listAnswer({ query: req.query as Record<string, unknown>, urlWith: (changes) => urlWith(req, changes) }, context);
-  sendCachedText(req, res, text, keys);
-}
-
 /** What a list answer is computed from: the parsed query string and the request's own URL with some parameters replaced. */
 export type ListAsk = {
   readonly query: Record<string, unknown>;
@@ -56,11 +45,11 @@ export type ListAsk = {
 export type ListBody = { limit: number; next: string | null; previous: string | null; results: unknown[] };
 
 /**
- * The page's JSON text and its surrogate keys, for the express handler above and the delivery
- * front's path for lists not remembered yet (infra/http/delivery-front-list.ts); throws the
- * DomainError of a refusal before anything is sent.
+ * `GET /{prefix}/{collection path}/`: one cursor page of the collection's published
+ * documents, filtered (`where__<field>__<op>`), sorted and paged inside the SearchIndex, as
+ * its JSON text and surrogate keys; throws the DomainError of a refusal.
  */
-export async function listAnswer(ask: ListAsk, { env, api, match, index, routing, readable }: ListContext): Promise<{ text: string; keys: Iterable<string> }> {
+export async function listAnswer(ask: ListAsk, { env, api, match, index, routing, readable }: ListContext): Promise<ReadAnswer> {
   const { route } = match;
   requireMethod(route, 'get_many');
   const query = ask.query;

@@ -1,7 +1,6 @@
-import type { Request, Response } from 'express';
 import { notFound } from '../../domain/errors.js';
-import { param } from '../query.js';
-import { sendCached } from './caching.js';
+import type { ReadAnswer } from './ask.js';
+import { readAnswer } from './caching.js';
 import type { DeliveryApi, DeliveryRoute } from './routing.js';
 
 export type Param = { readonly name: string; readonly type: string; readonly required: boolean; readonly description: string };
@@ -94,8 +93,8 @@ function routesOf(api: DeliveryApi, route: DeliveryRoute): Record<string, unknow
 }
 
 /** `GET /{prefix}/_router`: every route the API exposes to this reader (its key's role may read the collection); 404 when router introspection is off. */
-export function routerIntrospection(req: Request, res: Response, api: DeliveryApi, readable: (folder: string) => boolean): void {
+export function routerIntrospection(env: string, api: DeliveryApi, readable: (folder: string) => boolean): ReadAnswer {
   if (!api.router_introspection_enabled) throw notFound('route_not_found', 'Route');
   const body = { api: api.prefix, routes: api.routes.filter((route) => readable(route.folder)).flatMap((route) => routesOf(api, route)) };
-  sendCached(req, res, body, [param(req, 'env'), api.key, ...api.routes.map((r) => r.folder)]);
+  return readAnswer(body, [env, api.key, ...api.routes.map((r) => r.folder)]);
 }

@@ -1,6 +1,6 @@
-import type { Request, Response } from 'express';
 import { notFound } from '../../domain/errors.js';
-import { sendCached } from './caching.js';
+import type { DeliveryAsk, ReadAnswer } from './ask.js';
+import { readAnswer } from './caching.js';
 import type { ListContext } from './list.js';
 import { refuseUnknownParameters } from './query/read-options.js';
 import type { Match } from './scope.js';
@@ -15,8 +15,8 @@ export function concretePath(prefix: string, match: Match): string {
  * `GET /{prefix}/{collection path}/_schema`: the active published JSON schema of the
  * collection, its searchable and other fields, and the read actions the connection enables.
  */
-export async function collectionSchema(req: Request, res: Response, { env, api, match, routing }: ListContext): Promise<void> {
-  refuseUnknownParameters(req.query as Record<string, unknown>, [], false);
+export function collectionSchema(ask: DeliveryAsk, { env, api, match, routing }: ListContext): ReadAnswer {
+  refuseUnknownParameters(ask.query, [], false);
   const { route } = match;
   const collection = routing.model(env).collections.get(route.folder);
   if (!collection || !collection.json_schema) throw notFound('schema_not_found', 'Published schema');
@@ -31,5 +31,5 @@ export async function collectionSchema(req: Request, res: Response, { env, api, 
     schema_key: collection.key,
     schema_version_key: collection.version,
   };
-  sendCached(req, res, body, [env, api.key, collection.key]);
+  return readAnswer(body, [env, api.key, collection.key]);
 }

@@ -1,7 +1,8 @@
 /**
  * Delivery answers kept as the bytes they were served with, with their ETag and surrogate
- * keys (docs/decisions/0131). A later identical anonymous read is a lookup and a write of
- * those bytes. An answer is dropped as soon as anything it was built from changes: each entry
+ * keys (docs/decisions/0131): the delivery pipeline's answer cache, asked after the caller is
+ * authenticated and authorized (docs/decisions/0370). A later identical read by a caller who
+ * reads every collection of the API is a lookup and a write of those bytes. An answer is dropped as soon as anything it was built from changes: each entry
  * names its dependencies (the environment, and the documents and collections it holds), and
  * the delivery projection and the routing table evict by them.
  *
@@ -16,15 +17,11 @@ export type ServedAnswer = {
   readonly surrogateKeys: string;
 };
 
-/** Where an answer was served: checked again on every later use (environment state, credentials and grants). */
-export type ServedScope = { readonly env: string; readonly prefix: string; readonly folder: string };
+export type ServedEntry = ServedAnswer & { readonly deps: readonly string[] };
 
-export type ServedEntry = ServedAnswer & ServedScope & { readonly deps: readonly string[] };
-
-/** What the front knows about a request it let through to be answered and remembered. */
+/** An answer the pipeline may remember once it is computed: where, as of which generation, and what it depends on. */
 export type Admission = {
   readonly cacheKey: string;
-  readonly scope: ServedScope;
   readonly generation: number;
   /** Dependencies every answer of this address has (the environment; the collection for a list). */
   readonly deps: readonly string[];
@@ -36,27 +33,6 @@ export type ServedCacheLimits = { readonly maxEntries: number; readonly maxBytes
 
 /** Bounds of the service's memory budget at 100,000 resources (docs/decisions/0221). */
 export const DEFAULT_LIMITS: ServedCacheLimits = { maxEntries: 20_000, maxBytes: 32 * 1024 * 1024 };
-
-/** Requests let through to be remembered, with the cache that admitted them. */
-const admitted = new WeakMap<object, { readonly cache: ServedCache; readonly admission: Admission }>();
-
-/** Remembers the answer of a request a ServedCache admitted (no-op for any other request). */
-export function rememberServed(request: object, answer: ServedAnswer, surrogateKeys: Iterable<string>): void {
-  const found = admitted.get(request);
-  if (!found) return;
-  admitted.delete(request);
-  found.cache.fill(found.admission, answer, surrogateKeys);
-}
-
-/** Whether the answer of this request is to be remembered (a ServedCache admitted it). */
-export function remembers(request: object): boolean {
-  return admitted.has(request);
-}
-
-/** Keeps the answer of this request out of memory: it depends on who asked (docs/decisions/0161). */
-export function notRemembered(request: object): void {
-  admitted.delete(request);
-}
 
 export class ServedCache {
   private readonly entries = new Map<string, ServedEntry>();
@@ -75,20 +51,20 @@ export class ServedCache {
     return this.entries.get(cacheKey);
   }
 
-  /** Marks a request whose answer may be remembered under `cacheKey`. */
-  admit(request: object, cacheKey: string, scope: ServedScope, deps: readonly string[], ignore: ReadonlySet<string> = new Set()): void {
-    admitted.set(request, { cache: this, admission: { cacheKey, scope, generation: this.generation, deps, ignore } });
+  /** An answer to be remembered under `cacheKey` once computed, as of now. */
+  admit(cacheKey: string, deps: readonly string[], ignore: ReadonlySet<string> = new Set()): Admission {
+    return { cacheKey, generation: this.generation, deps, ignore };
   }
 
   /** Remembers an admitted answer, unless something it was built from changed since its admission. */
   fill(admission: Admission, answer: ServedAnswer, surrogateKeys: Iterable<string>): void {
     if (admission.generation !== this.generation) return;
-    const { cacheKey, scope, ignore } = admission;
+    const { cacheKey, ignore } = admission;
     // The surrogate keys are distinct already (servedText); a repeated one would be harmless.
     const deps = [...admission.deps];
     for (const key of surrogateKeys) if (!ignore.has(key) && !admission.deps.includes(key)) deps.push(key);
     this.remove(cacheKey);
-    const entry: ServedEntry = { body: answer.body, etag: answer.etag, surrogateKeys: answer.surrogateKeys, env: scope.env, prefix: scope.prefix, folder: scope.folder, deps };
+    const entry: ServedEntry = { body: answer.body, etag: answer.etag, surrogateKeys: answer.surrogateKeys, deps };
     this.entries.set(cacheKey, entry);
     this.bytes += entry.body.length;
     for (const dep of entry.deps) {

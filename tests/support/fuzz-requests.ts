@@ -111,37 +111,6 @@ const deliveryKeys = (fixtures: Fixtures) =>
     ),
   });
 
-/** The reads the delivery front may answer from remembered bytes (GET without a body). */
-export const DELIVERY_READS: readonly RouteTemplate[] = DELIVERY_ROUTES.filter(([method, path]) => method === 'GET' && !path.includes('_mcp'));
-
-/** Reads are GET, and HEAD now and then. */
-const readMethod = fc.oneof({ arbitrary: fc.constant('GET'), weight: 4 }, { arbitrary: fc.constant('HEAD'), weight: 1 });
-
-export type RepeatedRead = { readonly path: string; readonly first: Record<string, string>; readonly then: Record<string, string>; readonly methods: readonly [string, string] };
-
-/**
- * One address read with two independently generated sets of credentials and conditional headers:
- * the fuzz test reads it twice with the first and once with the second, which may be answered
- * from the bytes the earlier reads left behind (an answer is remembered from its second read on).
- */
-export function repeatedRead(fixtures: Fixtures, credentials: readonly string[]) {
-  const readHeaders = fc
-    .tuple(deliveryAuth(credentials), fc.option(fc.constantFrom('*', '"x"', 'W/"1"', ''), { nil: undefined }), fc.option(fc.constantFrom('https://fuzz.example', 'null', 'http://127.0.0.1'), { nil: undefined }))
-    .map(([authorization, ifNoneMatch, origin]) => {
-      const h: Record<string, string> = {};
-      if (authorization) h.authorization = authorization;
-      if (ifNoneMatch) h['if-none-match'] = ifNoneMatch;
-      if (origin) h.origin = origin;
-      return h;
-    });
-  return fc
-    .tuple(fc.constantFrom(...DELIVERY_READS), deliveryKeys(fixtures), fc.oneof({ arbitrary: fc.constant(''), weight: 2 }, { arbitrary: query, weight: 1 }), readHeaders, readHeaders, readMethod, readMethod)
-    .map(([[, template], keys, q, first, then, one, two]): RepeatedRead => {
-      const path = fill(template, keys);
-      return { path: q ? `${path}?${q}` : path, first, then, methods: [one, two] };
-    });
-}
-
 /** A delivery request: anonymous or with the fixture key (Simple or Bearer) or a broken one; odd queries, bodies and keys. */
 export function deliveryRequest(fixtures: Fixtures, credentials: readonly string[], sessions: readonly string[] = []) {
   const auth = deliveryAuth(credentials);

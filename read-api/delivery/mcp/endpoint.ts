@@ -3,7 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ErrorCode, isInitializeRequest, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { randomUUID } from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { notFound } from '../../../domain/errors.js';
 import type { ReadStore } from '../../../projections/ports.js';
 import type { DeliveryAuth, DeliveryCaller } from '../auth.js';
@@ -20,8 +20,18 @@ export const SERVER_INFO = { name: 'cms-delivery-mcp', version: '0.1.0' };
 
 type Live = { readonly server: Server; readonly transport: StreamableHTTPServerTransport };
 
-const rpcError = (res: Response, status: number, code: number, message: string): void => {
-  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
+/** The request as the delivery server hands it over: its JSON body parsed. */
+export type McpRequest = IncomingMessage & { readonly body?: unknown };
+
+const json = (res: ServerResponse, status: number, body: unknown): void => {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+};
+
+const rpcError = (res: ServerResponse, status: number, code: number, message: string): void => json(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
+
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 };
 
 const ajv = new Ajv({ allErrors: true, strict: false, ownProperties: true });
@@ -89,24 +99,24 @@ export class McpEndpoint {
   }
 
   /** Answers one HTTP request to `/{env}/{prefix}/_mcp`; the router resolved the API and authenticated the caller (`key`). */
-  async handle(req: Request, res: Response, api: DeliveryApi, env: string, key: DeliveryCaller | null): Promise<void> {
+  async handle(req: McpRequest, res: ServerResponse, api: DeliveryApi, env: string, key: DeliveryCaller | null): Promise<void> {
     if (!api.mcp_enabled) throw notFound('route_not_found', 'Route');
-    const sessionId = req.get('mcp-session-id');
+    const sessionId = header(req, 'mcp-session-id');
     if (req.method === 'GET' || req.method === 'HEAD') {
-      if ((req.get('accept') ?? '').includes('text/event-stream')) {
-        res.set('Allow', 'GET, POST, DELETE');
+      if ((header(req, 'accept') ?? '').includes('text/event-stream')) {
+        res.setHeader('Allow', 'GET, POST, DELETE');
         return rpcError(res, 405, ErrorCode.ConnectionClosed, 'This server sends no notifications: no event stream is offered.');
       }
-      res.json({ status: 'ok', protocol: 'mcp-streamable-http', api: api.prefix });
+      json(res, 200, { status: 'ok', protocol: 'mcp-streamable-http', api: api.prefix });
       return;
     }
     if (req.method === 'DELETE') {
       if (sessionId && this.sessions.use(sessionId, env, api.prefix, Date.now())) this.sessions.drop(sessionId);
-      res.status(204).end();
+      res.writeHead(204).end();
       return;
     }
     if (req.method !== 'POST') {
-      res.set('Allow', 'GET, POST, DELETE');
+      res.setHeader('Allow', 'GET, POST, DELETE');
       return rpcError(res, 405, ErrorCode.ConnectionClosed, 'Method not allowed.');
     }
     const caller: Caller = {
@@ -120,7 +130,7 @@ export class McpEndpoint {
       },
     };
     const info: CallerInfo = { caller, key };
-    (req as Request & { auth?: unknown }).auth = { token: '', clientId: 'delivery', scopes: [], extra: { info } };
+    (req as McpRequest & { auth?: unknown }).auth = { token: '', clientId: 'delivery', scopes: [], extra: { info } };
     let live: Live | undefined;
     if (sessionId) {
       live = this.sessions.use(sessionId, env, api.prefix, Date.now())?.value;

@@ -45,9 +45,10 @@ export type SearchAsk = {
 const str = JSON.stringify;
 
 /**
- * The JSON text of a `_search` answer, for the express handler (handler.ts) and the delivery
- * front (infra/http/delivery-front-search.ts, docs/decisions/0260); throws the DomainError of a
- * refusal before anything is sent. A ranked page that nothing filters, reorders or reshapes is
+ * `POST {prefix}/{collection path}/_search`: full text, vector, vector-boosted or hybrid search
+ * over the published documents of a collection the connection lets the reader list, shaped as
+ * list items are (localized, populated, narrowed to `fields`). The JSON text of the answer;
+ * throws the DomainError of a refusal. A ranked page that nothing filters, reorders or reshapes is
  * written with each payload's stored JSON text spliced in, as list pages are (0235): the same bytes
  * as `JSON.stringify` of the general path's body.
  */

@@ -319,7 +319,7 @@ export async function startService(config: Config, logger: Logger = createLogger
 
 /** Anything but the operations endpoints, on a worker's port. */
 function notOnWorker(_req: unknown, res: { status(code: number): { json(body: unknown): void } }): void {
-  res.status(404).json({ message: 'a worker process serves only /healthz, /readyz and /metrics', error_code: 'not_found', detail: null });
+  res.status(404).json({ message: 'a worker process serves only /healthz, /readyz and /metrics', error_code: 'route_not_found', detail: null });
 }
 
 /** Drops the remembered delivery answers a batch changed (docs/decisions/0131), marked in the stage trace (0275). */

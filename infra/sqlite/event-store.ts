@@ -34,7 +34,8 @@ CREATE TABLE IF NOT EXISTS events (
   UNIQUE (stream, revision)
 );`;
 
-const POLL_MS = 1000;
+/** How soon a subscriber sees what another process appended: a worker applies an api process's writes within it (docs/decisions/0388). */
+const POLL_MS = 200;
 const CHUNK = 500;
 /** Most appends one group commit takes; the rest wait for the next one. */
 const GROUP_MAX = 1000;

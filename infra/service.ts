@@ -14,7 +14,8 @@ import type { ResourceQuota } from '../commands/resource-quota.js';
 import { asDomainEvent, readModelTarget } from '../projections/read-model-target.js';
 import { READ_MODELS, REVISION_MODELS } from '../projections/catalog.js';
 import { deliveryTarget } from '../projections/delivery-index.js';
-import { Projections, type ProjectionTarget } from '../projections/runner.js';
+import { Projections, type Consumer, type ProjectionTarget } from '../projections/runner.js';
+import { CheckpointWatcher } from '../projections/checkpoint-watcher.js';
 import { RecentDocs } from '../projections/recent-docs.js';
 import { CREDENTIAL_EVENTS, DeliveryAuth } from '../read-api/delivery/auth.js';
 import { LazyMcpEndpoint } from '../read-api/delivery/mcp/lazy-endpoint.js';
@@ -192,6 +193,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   schedulerRunner.runner?.applied.subscribe((batch) => {
     if (batch.some((stored) => SCHEDULE_EVENTS.has(stored.type))) sideLoops.scheduler?.arm();
   });
+  const deliveryIndex = build({ target: target(deliveryTarget(searchIndex, embedder)), fence: async (consumer, epoch) => searchIndex.fence?.(consumer, epoch), afterBatch: async (batch) => evictTimed(served, batch) });
   const webhooksRunner = build({ target: target(webhooks), fence: fenceRead, onHeld: startSender, onLost: stopSender });
   const usage = usageTarget(readStore);
   // The billing guard's usage reads, kept until the next usage batch (docs/decisions/0270).
@@ -202,7 +204,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const projections = new Projections(
     [
       // Readers wait for the delivery index (docs/decisions/0217); the turn it takes a group in is above.
-      build({ target: target(deliveryTarget(searchIndex, embedder)), fence: async (consumer, epoch) => searchIndex.fence?.(consumer, epoch), afterBatch: async (batch) => evictTimed(served, batch) }).consumer,
+      deliveryIndex.consumer,
       readModelRunner.consumer,
       build({ target: target(revisions), fence: fenceRead, turnLater: true }).consumer,
       build({ target: target(usage), fence: fenceRead, turnLater: true, afterBatch: async () => usageMeter.forget() }).consumer,
@@ -270,7 +272,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const delivery = deliveryApp({ routing, searchIndex, embedder, auth: deliveryAuth, writes: writeDeps, mcp, log, status: environmentStatus, front: frontRouter(front, 'delivery') });
   const listenManagement = (): Promise<Server> => listen(managementListener as never, config.host, config.port, managementListener.serverOptions);
   const listenDelivery = (): Promise<Server> =>
-    listen(tracedListener('delivery-read', deliveryFront({ app: delivery as never, routing, cache: served, auth: deliveryAuth, status: environmentStatus, observer: servedObserver({ logger, metrics, app: delivery }), index: searchIndex, search: { index: searchIndex, embedder } })) as never, config.host, config.deliveryPort);
+    listen(freshFirst([deliveryIndex.consumer, readModelRunner.consumer], log, tracedListener('delivery-read', deliveryFront({ app: delivery as never, routing, cache: served, auth: deliveryAuth, status: environmentStatus, observer: servedObserver({ logger, metrics, app: delivery }), index: searchIndex, search: { index: searchIndex, embedder } }))) as never, config.host, config.deliveryPort);
   // A worker's port: /healthz, /readyz and /metrics only.
   const listenOperations = (): Promise<Server> => listen(express().use(operationsRouter(front, 'management'), notOnWorker) as never, config.host, config.port);
   // The ports of this process's role (docs/decisions/0388).
@@ -315,6 +317,21 @@ export async function startService(config: Config, logger: Logger = createLogger
       return stopping;
     },
   };
+}
+
+/**
+ * Where another process applies the delivery index and the read models (ROLE api, delivery), each
+ * delivery request first evicts the cached answers, routes and credentials their checkpoints moved
+ * past, so none is older than this process's own read of the store (docs/decisions/0388); where
+ * they run here, their batches evict them.
+ */
+function freshFirst<A extends unknown[]>(consumers: readonly Consumer[], log: (message: string, error?: unknown) => void, handler: (...args: A) => void): (...args: A) => void {
+  const watched = consumers.filter((consumer) => consumer instanceof CheckpointWatcher);
+  if (watched.length === 0) return handler;
+  return (...args) =>
+    void Promise.all(watched.map((watcher) => watcher.current()))
+      .catch((error: unknown) => log('reading the delivery index checkpoint failed', error))
+      .then(() => handler(...args));
 }
 
 /** Anything but the operations endpoints, on a worker's port. */

@@ -90,6 +90,19 @@ export class CheckpointWatcher implements Consumer {
     this.release();
   }
 
+  /**
+   * Reads the checkpoint now and, when it moved, runs the after-batch hook up to it before
+   * answering: a delivery process evicts its cached answers first, so none it serves is older than
+   * its own read of the index (docs/decisions/0388). Callers at the same time share one advance.
+   */
+  async current(): Promise<void> {
+    const now = await this.read();
+    while (this.position < now) {
+      this.polling ??= this.advance().finally(() => (this.polling = null));
+      await this.polling;
+    }
+  }
+
   private release(): void {
     this.waiters.release(this.position);
   }

@@ -72,6 +72,8 @@ async function readBootstrap(dataDir: string): Promise<Bootstrap | null> {
 export type SpawnOptions = {
   /** Node flags for the service (e.g. `--cpu-prof`). */
   readonly execArgv?: readonly string[];
+  /** Settings beside the benchmark's own (ROLE, DELIVERY_PROCESSES). */
+  readonly env?: Readonly<Record<string, string>>;
 };
 
 const BUILD_TIMEOUT_MS = 5 * 60_000;
@@ -127,6 +129,7 @@ export function spawnService(
     // Seeding sends many management requests a minute: the benchmark measures speed, not the rate limit.
     RATE_LIMIT_PER_MINUTE: 'off',
     LOG_LEVEL: process.env.BENCH_SERVICE_LOG_LEVEL || 'warn',
+    ...options.env,
   };
   for (const name of ['EVENTSTORE_URL', 'MONGO_URL', 'OPENSEARCH_URL', 'JWT_SECRET']) delete env[name];
   const args = serviceNodeArgs(options.execArgv ?? []);

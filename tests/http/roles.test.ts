@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSqlite, type SqliteDb } from '../../infra/sqlite/open.js';
-import { apiOf, startChildService, startRoleProcess, type ChildApi, type ChildService, type RoleProcess } from '../support/child-service.js';
+import { apiOf, startChildService, startRoleProcess, type ChildApi, type ChildService, type RoleProcess, until } from '../support/child-service.js';
 import { collectionWithSchema, v1 } from '../support/content.js';
 import { startTestService } from '../support/service.js';
 import { tempDir } from '../support/temp.js';
@@ -11,15 +11,6 @@ import { startReceiver } from '../support/webhook-receiver.js';
 const SETTINGS = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_DELAYS_MS: '100,100,100,100,100', PLAN: 'pro' };
 /** The projections whose checkpoints are stored with every batch (the reactors store theirs now and then, decision 0083). */
 const PROJECTIONS = ['read-models', 'revisions', 'usage'];
-
-const until = async (done: () => Promise<boolean> | boolean, timeoutMs: number): Promise<boolean> => {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await done()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return false;
-};
 
 const alive = (child: { process: { exitCode: number | null; signalCode: string | null } }): boolean => child.process.exitCode === null && child.process.signalCode === null;
 

@@ -103,3 +103,13 @@ export async function startRoleProcess(dataDir: string, role: 'worker' | 'delive
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** Calls `done` every 25 ms until it holds (true) or `timeoutMs` passes (false). */
+export async function until(done: () => Promise<boolean> | boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await done()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return false;
+}

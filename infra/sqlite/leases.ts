@@ -32,6 +32,9 @@ export class SqliteLeases implements Leases {
 
   constructor(file: string) {
     this.db = openSqlite(file, { derived: true });
+    // The driver waits for a lock synchronously: a renewal behind another process's batch holds
+    // this event loop at most this long, then fails and is tried again next second.
+    this.db.pragma('busy_timeout = 250');
     this.db.exec('CREATE TABLE IF NOT EXISTS leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, epoch INTEGER NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID');
     this.read = this.db.prepare<[string], Row>('SELECT holder, epoch, expires_at FROM leases WHERE name = ?');
     this.insert = this.db.prepare<[string, string, number]>('INSERT INTO leases (name, holder, epoch, expires_at) VALUES (?, ?, 1, ?)');

@@ -81,6 +81,16 @@ describe('process roles: workers, api processes and leases over one data directo
   const checkpoints = (): Record<string, string> =>
     Object.fromEntries(readModels.prepare<[], { consumer: string; position: string }>('SELECT consumer, position FROM checkpoints').all().map((row) => [row.consumer, row.position]));
 
+  it("serves on a worker's port only /healthz, /readyz and /metrics", async () => {
+    const origin = `http://127.0.0.1:${worker2.port}`;
+    expect((await fetch(`${origin}/readyz`)).status).to.equal(200);
+    expect(await (await fetch(`${origin}/metrics`)).text()).to.match(/^# HELP/m);
+    const other = await fetch(`${origin}/v1/${env}/collections/tree/`, { headers: { authorization: `Bearer ${api1.bootstrap.management_token}` } });
+    expect(other.status).to.equal(404);
+    expect(await other.json()).to.include({ error_code: 'route_not_found' });
+    expect((await fetch(`${origin}/openapi.json`)).status, 'no API document either').to.equal(404);
+  });
+
   it('answers wait=true writes in either api process from read models that hold them (no projection runs in either)', async () => {
     for (let i = 0; i < 6; i++) {
       const [mine, other] = i % 2 === 0 ? [a1, a2] : [a2, a1];

@@ -16,6 +16,8 @@ export type ConsumerSpec = {
   /** While this process holds the lease (the webhook sender, the scheduler's timer). */
   readonly onHeld?: () => void;
   readonly onLost?: () => Promise<void>;
+  /** A reactor that issues commands (its watcher bounds what it appended by the log's head). */
+  readonly reactor?: boolean;
 };
 
 export type Built = { readonly consumer: Consumer; readonly runner: ProjectionRunner | null; readonly slot: LeasedProjection | null };
@@ -33,7 +35,7 @@ export function consumerBuilder(deps: {
   const holder = holderId(hostname(), process.pid);
   return (spec) => {
     const { target } = spec;
-    const watcher = new CheckpointWatcher(deps.eventStore, target.name, () => target.checkpoint(), { afterBatch: spec.afterBatch, log: deps.log });
+    const watcher = new CheckpointWatcher(deps.eventStore, target.name, () => target.checkpoint(), { afterBatch: spec.afterBatch, log: deps.log, reactor: spec.reactor });
     if (deps.leases === null) return { consumer: watcher, runner: null, slot: null };
     const runner = new ProjectionRunner(deps.eventStore, target, { log: deps.log, afterBatch: spec.afterBatch, turnLater: spec.turnLater, onFenced: () => slot.fenced() });
     const fence = spec.fence;

@@ -193,6 +193,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   schedulerRunner.runner?.applied.subscribe((batch) => {
     if (batch.some((stored) => SCHEDULE_EVENTS.has(stored.type))) sideLoops.scheduler?.arm();
   });
+  const cascadesRunner = build({ target: target(cascades), fence: fenceRead, reactor: true });
   const deliveryIndex = build({ target: target(deliveryTarget(searchIndex, embedder)), fence: async (consumer, epoch) => searchIndex.fence?.(consumer, epoch), afterBatch: async (batch) => evictTimed(served, batch) });
   const webhooksRunner = build({ target: target(webhooks), fence: fenceRead, onHeld: startSender, onLost: stopSender });
   const usage = usageTarget(readStore);
@@ -209,12 +210,10 @@ export async function startService(config: Config, logger: Logger = createLogger
       build({ target: target(revisions), fence: fenceRead, turnLater: true }).consumer,
       build({ target: target(usage), fence: fenceRead, turnLater: true, afterBatch: async () => usageMeter.forget() }).consumer,
     ],
-    [
-      build({ target: target(cascades), fence: fenceRead }).consumer,
-      webhooksRunner.consumer,
-      schedulerRunner.consumer,
-      ...(audit.target ? [build({ target: audit.target }).consumer] : []),
-    ],
+    // Where no reactor runs, a wait=true delete waits for the cascades alone: the other reactors store their checkpoints only now and then (docs/decisions/0083, 0387).
+    applies
+      ? [cascadesRunner.consumer, webhooksRunner.consumer, schedulerRunner.consumer, ...(audit.target ? [build({ target: audit.target }).consumer] : [])]
+      : [cascadesRunner.consumer],
   );
   lagOf.projections = projections;
   await projections.start();

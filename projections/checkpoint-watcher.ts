@@ -22,6 +22,8 @@ export class CheckpointWatcher implements Consumer {
   private timer: NodeJS.Timeout | null = null;
   private polling: Promise<void> | null = null;
   private delayMs = IDLE_MS;
+  /** For a reactor: the log's head when its checkpoint last moved. */
+  private head: Position = '';
 
   constructor(
     private readonly store: EventStore,
@@ -30,6 +32,11 @@ export class CheckpointWatcher implements Consumer {
     private readonly options: {
       readonly afterBatch?: (batch: readonly StoredEvent[]) => Promise<void>;
       readonly log?: (message: string, error?: unknown) => void;
+      /**
+       * A reactor: `issued()` answers the log's head when its checkpoint last moved, an upper
+       * bound of what its reactions appended (a `wait=true` delete waits for its cascade, 0387).
+       */
+      readonly reactor?: boolean;
     } = {},
   ) {}
 
@@ -74,6 +81,7 @@ export class CheckpointWatcher implements Consumer {
   private async advance(): Promise<void> {
     const now = await this.read();
     if (now <= this.position) return;
+    if (this.options.reactor) this.head = await this.store.headPosition();
     if (this.options.afterBatch) {
       const batch: StoredEvent[] = [];
       let after = this.position;
@@ -117,7 +125,7 @@ export class CheckpointWatcher implements Consumer {
   }
 
   issued(): Position {
-    return '';
+    return this.head;
   }
 
   status(): ProjectionStatus {

@@ -103,6 +103,16 @@ describe('process roles: workers, api processes and leases over one data directo
     }
   });
 
+  it('answers a collection delete 204 in an api process once the cascades reactor of a worker handled it', async () => {
+    const doomed = await collectionWithSchema({ env, api: a1 }, 'doomed');
+    for (const title of ['one', 'two']) expect((await a1('POST', v1({ env }, `/collections/${doomed}/resources/?wait=true`), { data: { title } })).status).to.equal(201);
+    const started = Date.now();
+    const deleted = await a2('DELETE', v1({ env }, `/collections/tree/collection/?key=${doomed}`));
+    expect(deleted.status, 'the cascade done and read (202: still running)').to.equal(204);
+    expect(Date.now() - started).to.be.below(5000);
+    expect((await a1('GET', v1({ env }, `/collections/${doomed}/resources/`))).status, 'gone for the other api process too').to.equal(404);
+  });
+
   it('with two workers alive sends each webhook once (no webhook-id twice) and fires a schedule once', async () => {
     const hook = await a1('POST', v1({ env }, '/webhooks/'), { url: receiver.url, collections: [folder] });
     expect(hook.status).to.equal(201);

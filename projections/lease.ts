@@ -8,6 +8,12 @@ export interface Leases {
   acquire(name: string, holder: string, ttlMs: number, now?: number): Promise<number | null>;
   /** Extends a lease still held with this epoch; false when it was lost (expired and taken over). */
   renew(name: string, holder: string, epoch: number, ttlMs: number, now?: number): Promise<boolean>;
+  /**
+   * Raises the epoch of a lease still held with `epoch` to `above + 1` and answers it (null when
+   * it was lost): a checkpoint fenced with a higher epoch than the leases hold, which happens when
+   * the leases' store was removed and the checkpoints' kept (read-models.db rebuilt, delivery.db not).
+   */
+  raise(name: string, holder: string, epoch: number, above: number): Promise<number | null>;
   /** Lets it go at once (a clean stop), keeping its epoch for the next holder to raise. */
   release(name: string, holder: string, epoch: number): Promise<void>;
   close(): Promise<void>;
@@ -18,6 +24,8 @@ export class LeaseLost extends Error {
   constructor(
     readonly consumer: string,
     readonly epoch: number,
+    /** The epoch the checkpoint holds, where the store tells it. */
+    readonly stored: number | null = null,
   ) {
     super(`the lease of ${consumer} passed on: epoch ${epoch} may no longer write its checkpoint`);
     this.name = 'LeaseLost';

@@ -78,13 +78,17 @@ export class LeasedProjection implements Consumer {
       if (!(await leases.renew(this.name, holder, this.epoch, ttl))) await this.lose();
       return;
     }
-    const epoch = await leases.acquire(this.name, holder, ttl);
+    let epoch = await leases.acquire(this.name, holder, ttl);
     if (epoch === null) return;
     try {
       await this.lease.fence?.(epoch);
     } catch (error) {
-      if (error instanceof LeaseLost) return;
-      throw error;
+      if (!(error instanceof LeaseLost)) throw error;
+      if (error.stored === null) return;
+      // The checkpoint carries a higher epoch than the leases: their store was removed, the checkpoint's kept. Pass it.
+      epoch = await leases.raise(this.name, holder, epoch, error.stored);
+      if (epoch === null) return;
+      await this.lease.fence?.(epoch);
     }
     await this.watcher.standBy();
     this.epoch = epoch;

@@ -46,6 +46,11 @@ export class MongoLeases implements Leases {
     return result.matchedCount === 1;
   }
 
+  async raise(name: string, holder: string, epoch: number, above: number): Promise<number | null> {
+    const result = await this.leases.updateOne({ _id: name, holder, epoch }, { $set: { epoch: above + 1 } });
+    return result.matchedCount === 1 ? above + 1 : null;
+  }
+
   async release(name: string, holder: string, epoch: number): Promise<void> {
     await this.leases.updateOne({ _id: name, holder, epoch }, { $set: { expires_at: new Date(0) } });
   }

@@ -135,7 +135,7 @@ export class MongoReadStore implements ReadStore {
         { upsert: true },
       );
     } catch (error) {
-      if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) throw new LeaseLost(consumer, epoch);
+      if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) throw new LeaseLost(consumer, epoch, (await this.checkpoints().findOne({ _id: consumer }))?.epoch ?? null);
       throw error;
     }
     this.epochs.set(consumer, epoch);

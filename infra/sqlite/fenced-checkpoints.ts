@@ -14,6 +14,7 @@ export class FencedCheckpoints {
   private readonly plain;
   private readonly fenced;
   private readonly raise;
+  private readonly stored;
 
   constructor(db: SqliteDb, table: string) {
     const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all();
@@ -22,6 +23,7 @@ export class FencedCheckpoints {
     this.fenced = db.prepare<[string, string, number]>(
       `INSERT INTO ${table} (consumer, position, epoch) VALUES (?, ?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position WHERE ${table}.epoch = excluded.epoch`,
     );
+    this.stored = db.prepare<[string], number>(`SELECT epoch FROM ${table} WHERE consumer = ?`).pluck();
     this.raise = db.prepare<[string, number]>(
       `INSERT INTO ${table} (consumer, position, epoch) VALUES (?, '', ?) ON CONFLICT (consumer) DO UPDATE SET epoch = excluded.epoch WHERE ${table}.epoch <= excluded.epoch`,
     );
@@ -29,7 +31,7 @@ export class FencedCheckpoints {
 
   /** Marks the row with `epoch` (refused when a later one already did) and writes with it from now on. */
   fence(consumer: string, epoch: number): void {
-    if (this.raise.run(consumer, epoch).changes !== 1) throw new LeaseLost(consumer, epoch);
+    if (this.raise.run(consumer, epoch).changes !== 1) throw new LeaseLost(consumer, epoch, this.stored.get(consumer) ?? null);
     this.epochs.set(consumer, epoch);
   }
 

@@ -29,6 +29,7 @@ export class SqliteLeases implements Leases {
   private readonly take;
   private readonly extend;
   private readonly free;
+  private readonly raised;
 
   constructor(file: string) {
     this.db = openSqlite(file, { derived: true });
@@ -40,6 +41,7 @@ export class SqliteLeases implements Leases {
     this.insert = this.db.prepare<[string, string, number]>('INSERT INTO leases (name, holder, epoch, expires_at) VALUES (?, ?, 1, ?)');
     this.take = this.db.prepare<[string, number, number, string]>('UPDATE leases SET holder = ?, epoch = ?, expires_at = ? WHERE name = ?');
     this.extend = this.db.prepare<[number, string, string, number]>('UPDATE leases SET expires_at = ? WHERE name = ? AND holder = ? AND epoch = ?');
+    this.raised = this.db.prepare<[number, string, string, number]>('UPDATE leases SET epoch = ? WHERE name = ? AND holder = ? AND epoch = ?');
     this.free = this.db.prepare<[string, string, number]>('UPDATE leases SET expires_at = 0 WHERE name = ? AND holder = ? AND epoch = ?');
   }
 
@@ -65,6 +67,10 @@ export class SqliteLeases implements Leases {
   async renew(name: string, holder: string, epoch: number, ttlMs: number, now = Date.now()): Promise<boolean> {
     // A lease past its expiry is renewed only while nobody took it over (same holder and epoch).
     return this.extend.run(now + ttlMs, name, holder, epoch).changes === 1;
+  }
+
+  async raise(name: string, holder: string, epoch: number, above: number): Promise<number | null> {
+    return this.raised.run(above + 1, name, holder, epoch).changes === 1 ? above + 1 : null;
   }
 
   async release(name: string, holder: string, epoch: number): Promise<void> {

@@ -38,6 +38,9 @@ export function leasesContract(open: () => Promise<LeaseHandles>): void {
       expect(await a.leases.acquire(name, 'host/1/a', 3000, 4_500)).to.equal(null);
       await b.leases.release(name, 'host/2/b', 2);
       expect(await a.leases.acquire(name, 'host/1/a', 3000, 4_600), 'released: free at once').to.equal(3);
+      expect(await b.leases.raise(name, 'host/2/b', 2, 9), 'no longer its holder').to.equal(null);
+      expect(await a.leases.raise(name, 'host/1/a', 3, 9), 'raised past a checkpoint fenced with 9').to.equal(10);
+      expect(await a.leases.renew(name, 'host/1/a', 10, 3000, 4_700)).to.equal(true);
     } finally {
       await close(a, b);
     }
@@ -62,6 +65,7 @@ export function leasesContract(open: () => Promise<LeaseHandles>): void {
       let lower: unknown = null;
       await old.store.fence!(consumer, 1).catch((error: unknown) => (lower = error));
       expect(lower, 'an epoch never goes back').to.be.instanceOf(LeaseLost);
+      expect((lower as LeaseLost).stored, 'the refusal tells the epoch the checkpoint holds').to.equal(2);
     } finally {
       await close(old, next);
     }

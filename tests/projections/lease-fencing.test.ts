@@ -50,6 +50,7 @@ function processOn(file: string, events: SqliteEventStore, holder: string) {
   const paused: Leases = {
     acquire: async (...args) => (await gate.pass(), leases.acquire(...args)),
     renew: async (...args) => (await gate.pass(), leases.renew(...args)),
+    raise: (...args) => leases.raise(...args),
     release: (...args) => leases.release(...args),
     close: () => leases.close(),
   };
@@ -74,6 +75,26 @@ async function until(condition: () => boolean | Promise<boolean>, ms = 10_000): 
 }
 
 describe('leases: a paused holder that wakes late', () => {
+  it('takes a checkpoint fenced by a higher epoch than its leases hold (the leases removed with read-models.db, the checkpoint kept)', async () => {
+    const dir = tempDir();
+    const events = new SqliteEventStore(join(dir, 'events.db'));
+    const file = join(dir, 'read-models.db');
+    const before = new SqliteReadStore(file);
+    await before.fence('counting', 7);
+    await before.close();
+    const only = processOn(file, events, 'host/1/only');
+    try {
+      await events.appendToStream('s', [{ id: 'e1', type: 'Counted', data: {}, metadata }], 'no_stream');
+      await only.slot.start();
+      expect(only.slot.held).to.equal(true);
+      expect(await only.slot.waitFor(await events.headPosition(), 5000)).to.equal(true);
+      expect(only.applied).to.deep.equal(['e1']);
+    } finally {
+      await only.close();
+      await events.close();
+    }
+  });
+
   it('cannot write its checkpoint over its successor: the successor applies everything once, the late batch rolls back', async () => {
     const dir = tempDir();
     const events = new SqliteEventStore(join(dir, 'events.db'));

@@ -4,7 +4,19 @@ import type { BillingSettings } from '../domain/billing.js';
 import type { PlanCode } from '../domain/plan.js';
 import type { RateLimitSetting } from './http/rate-limit.js';
 
+/**
+ * What a process runs (docs/decisions/0388): `all` everything (the default); `api` both interfaces
+ * and no projection; `delivery` the delivery interface only; `worker` the projections and reactors
+ * with only /healthz, /readyz and /metrics on PORT.
+ */
+export type Role = 'all' | 'api' | 'delivery' | 'worker';
+export const ROLES: readonly Role[] = ['all', 'api', 'delivery', 'worker'];
+
 export type Config = {
+  /** ROLE. */
+  readonly role: Role;
+  /** DELIVERY_PROCESSES (or `npm start -- --delivery-processes N`): that many delivery processes share DELIVERY_PORT; 0 keeps the interface in this process. */
+  readonly deliveryProcesses: number;
   readonly host: string;
   readonly port: number;
   readonly deliveryPort: number;
@@ -83,7 +95,14 @@ function positive(value: string | undefined, name: string): number | null {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const plan = (env.PLAN || 'enterprise') as PlanCode;
   if (!PLANS.includes(plan)) throw new Error(`PLAN must be one of ${PLANS.join(', ')}`);
+  const role = (env.ROLE || 'all') as Role;
+  if (!ROLES.includes(role)) throw new Error(`ROLE must be one of ${ROLES.join(', ')}, got ${env.ROLE}`);
+  const deliveryProcesses = int(env.DELIVERY_PROCESSES, 0, 'DELIVERY_PROCESSES');
+  if (deliveryProcesses > 0 && role !== 'all' && role !== 'api') throw new Error(`DELIVERY_PROCESSES goes with ROLE all or api (the process that starts them), not ${role}`);
+  if (deliveryProcesses > 0 && env.DELIVERY_PORT === '0') throw new Error('DELIVERY_PROCESSES needs a fixed DELIVERY_PORT: the processes share it');
   return {
+    role,
+    deliveryProcesses,
     host: env.HOST ?? '127.0.0.1',
     port: int(env.PORT, 3000, 'PORT'),
     deliveryPort: int(env.DELIVERY_PORT, 3001, 'DELIVERY_PORT'),
@@ -141,4 +160,18 @@ function tenancyConfig(env: NodeJS.ProcessEnv): { rateLimit: RateLimitSetting; b
       spendCapUsd: decimal(env.SPEND_CAP_USD, null, 'SPEND_CAP_USD'),
     },
   };
+}
+
+/** `npm start -- --delivery-processes N`: the command line's settings, as the environment variables they stand for. */
+export function argvSettings(argv: readonly string[]): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [flag, inline] = arg.split('=', 2) as [string, string | undefined];
+    if (flag !== '--delivery-processes') continue;
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new Error('--delivery-processes needs a number');
+    settings.DELIVERY_PROCESSES = value;
+  }
+  return settings;
 }

@@ -1,4 +1,4 @@
-import { Router, type Express } from 'express';
+import express, { Router, type Express } from 'express';
 import { createServer, type Server, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CommandBus } from '../commands/command-bus.js';
@@ -14,7 +14,8 @@ import type { ResourceQuota } from '../commands/resource-quota.js';
 import { asDomainEvent, readModelTarget } from '../projections/read-model-target.js';
 import { READ_MODELS, REVISION_MODELS } from '../projections/catalog.js';
 import { deliveryTarget } from '../projections/delivery-index.js';
-import { ProjectionRunner, Projections, type ProjectionTarget } from '../projections/runner.js';
+import { Projections, type Consumer, type ProjectionTarget } from '../projections/runner.js';
+import { CheckpointWatcher } from '../projections/checkpoint-watcher.js';
 import { RecentDocs } from '../projections/recent-docs.js';
 import { CREDENTIAL_EVENTS, DeliveryAuth } from '../read-api/delivery/auth.js';
 import { LazyMcpEndpoint } from '../read-api/delivery/mcp/lazy-endpoint.js';
@@ -34,7 +35,7 @@ import { createEmbedder } from './embeddings/create.js';
 import { StaticWordEmbedder } from './embeddings/static-embedder.js';
 import { prepareBodyShape } from '../read-api/delivery/search/body-schema.js';
 import { deliveryServer, type DeliveryServer } from './http/delivery-server.js';
-import { frontRouter } from './http/front.js';
+import { frontRouter, operationsRouter } from './http/front.js';
 import { consoleRouter } from './http/console.js';
 import { closeGracefully } from './http/shutdown.js';
 import { managementApp } from './http/management-app.js';
@@ -48,8 +49,10 @@ import { closeStores, openStores } from './stores.js';
 import { checkpointSigner } from './audit/checkpoint-signer.js';
 import { loadSigningKey } from './audit/signing-key.js';
 import type { SearchIndex } from '../projections/ports.js';
+import { consumerBuilder } from './consumers.js';
 
 export type Service = {
+  /** `base`: the management interface (a worker's operations port); `delivery`: '' where this process serves none (docs/decisions/0388). */
   readonly urls: { readonly base: string; readonly delivery: string };
   readonly bootstrap: BootstrapFile | null;
   readonly bootstrapCreated: boolean;
@@ -86,6 +89,8 @@ export type ServiceOptions = {
   readonly wrapProjectionTarget?: (target: ProjectionTarget) => ProjectionTarget;
   /** A test seam: the delivery index to use instead of the opened one (e.g. the OpenSearch adapter on a model of its server). */
   readonly wrapSearchIndex?: (index: SearchIndex) => SearchIndex;
+  /** The primary of several delivery processes (docs/decisions/0388): its role without the delivery listener, which the cluster's workers share. */
+  readonly withoutDelivery?: boolean;
 };
 
 /** The composition root: stores, command bus, projections, both HTTP interfaces, first-start bootstrap. */
@@ -115,10 +120,8 @@ export async function startService(config: Config, logger: Logger = createLogger
   // The resources each read-model batch wrote: a `wait=true` resource write is answered from them (docs/decisions/0296).
   const recentResources = new RecentDocs('resources');
   const readModels = readModelTarget(readStore, READ_MODELS, 'read-models', [recentResources]);
-  await readModels.prepare();
   // Revision payloads are written by their own consumer: resource lists do not wait for them.
   const revisions = readModelTarget(readStore, REVISION_MODELS, 'revisions');
-  await revisions.prepare();
   // What every management request reads before its handler, kept until the next read-model batch (docs/decisions/0270).
   const requestDocs = new RequestDocs(readStore, new Set(['users', 'organizations', 'environments']));
   const refreshRouting = async (batch: readonly StoredEvent[]): Promise<void> => {
@@ -143,49 +146,86 @@ export async function startService(config: Config, logger: Logger = createLogger
   let draining = false;
   let bootstrapped = false;
   const front = { logger, metrics, readiness: () => readiness({ ...lagOf, projections, draining: () => draining, bootstrapped: () => bootstrapped }) };
+  const validator = new DataValidator();
+  const role = config.role;
+  // Where projections and reactors run (ROLE all, worker): each under its lease; elsewhere watched through its checkpoint (docs/decisions/0386, 0388).
+  const applies = role === 'all' || role === 'worker';
+  const build = consumerBuilder({ eventStore, leases: applies ? stores.leases : null, log });
+  const fenceRead = async (consumer: string, epoch: number): Promise<void> => readStore.fence?.(consumer, epoch);
+  // The webhook sender and the scheduler's timer run where their reactor's lease is held, once the catch-up is done.
+  const sideLoops = { caughtUp: false, sender: null as WebhookSender | null, scheduler: null as Scheduler | null };
+  const startSender = (): void => {
+    if (!sideLoops.caughtUp || sideLoops.sender) return;
+    sideLoops.sender = new WebhookSender(readStore, bus, config.webhooks, log);
+    sideLoops.sender.start();
+  };
+  const startScheduler = (): void => {
+    if (!sideLoops.caughtUp || sideLoops.scheduler) return;
+    sideLoops.scheduler = new Scheduler(readStore, bus, validator, log);
+    sideLoops.scheduler.arm();
+  };
+  const stopSender = async (): Promise<void> => {
+    const sender = sideLoops.sender;
+    sideLoops.sender = null;
+    await sender?.stop();
+  };
+  const stopScheduler = async (): Promise<void> => {
+    const scheduler = sideLoops.scheduler;
+    sideLoops.scheduler = null;
+    await scheduler?.stop();
+  };
   const target = options.wrapProjectionTarget ?? tracedTarget;
   // The read models, revisions and usage start their batches a turn of the event loop after the delivery index, which readers wait for (docs/decisions/0276).
-  const readModelRunner = new ProjectionRunner(eventStore, target(readModels), { log, turnLater: true, afterBatch: refreshRouting });
+  const readModelRunner = build({ target: target(readModels), fence: fenceRead, turnLater: true, afterBatch: refreshRouting, onLost: async () => recentResources.forget() });
   // Cascades of deletes run as a reactor from their own checkpoint (docs/decisions/0083).
-  const cascades = reactorTarget('cascades', readStore, cascadeReaction({ bus, readStore, quota: resourceQuota, readModels: readModelRunner }));
+  const cascades = reactorTarget('cascades', readStore, cascadeReaction({ bus, readStore, quota: resourceQuota, readModels: readModelRunner.consumer }));
   // Webhooks and scheduled publishing: reactors with their own checkpoints and tables (docs/decisions/0355, 0357).
-  const validator = new DataValidator();
-  const sender = new WebhookSender(readStore, bus, config.webhooks, log);
-  const webhooks = webhookReactor(readStore, () => sender.wake());
-  await webhooks.prepare();
-  const scheduler = new Scheduler(readStore, bus, validator, log);
+  const webhooks = webhookReactor(readStore, () => sideLoops.sender?.wake());
   const due = readModelTarget(readStore, [schedulesProjection(SCHEDULER.table)], SCHEDULER.name);
-  await due.prepare();
-  const schedulerRunner = new ProjectionRunner(eventStore, target(sparseCheckpoints(readStore, due, (batch) => batch.some((stored) => SCHEDULE_EVENTS.has(stored.type)))), { log });
-  schedulerRunner.applied.subscribe((batch) => {
-    if (batch.some((stored) => SCHEDULE_EVENTS.has(stored.type))) scheduler.arm();
+  const schedulerRunner = build({
+    target: target(sparseCheckpoints(readStore, due, (batch) => batch.some((stored) => SCHEDULE_EVENTS.has(stored.type)))),
+    fence: fenceRead,
+    onHeld: startScheduler,
+    onLost: stopScheduler,
   });
+  schedulerRunner.runner?.applied.subscribe((batch) => {
+    if (batch.some((stored) => SCHEDULE_EVENTS.has(stored.type))) sideLoops.scheduler?.arm();
+  });
+  const cascadesRunner = build({ target: target(cascades), fence: fenceRead, reactor: true });
+  const deliveryIndex = build({ target: target(deliveryTarget(searchIndex, embedder)), fence: async (consumer, epoch) => searchIndex.fence?.(consumer, epoch), afterBatch: async (batch) => evictTimed(served, batch) });
+  const webhooksRunner = build({ target: target(webhooks), fence: fenceRead, onHeld: startSender, onLost: stopSender });
   const usage = usageTarget(readStore);
   // The billing guard's usage reads, kept until the next usage batch (docs/decisions/0270).
   const usageMeter = new UsageMeter((org, window) => usageOf(readStore, org, window));
-  await usage.prepare();
-  // Signed audit checkpoints with AUDIT_SIGNING_KEY_FILE: a reactor beside the cascades (docs/decisions/0344).
+  if (applies) for (const prepared of [readModels, revisions, webhooks, due, usage]) await prepared.prepare();
+  // Signed audit checkpoints with AUDIT_SIGNING_KEY_FILE: a reactor beside the cascades (docs/decisions/0344); its stream's expected revision fences it.
   const audit = checkpointSigner(config, signingKey, eventStore, logger, target, log);
   const projections = new Projections(
     [
       // Readers wait for the delivery index (docs/decisions/0217); the turn it takes a group in is above.
-      new ProjectionRunner(eventStore, target(deliveryTarget(searchIndex, embedder)), { log, afterBatch: async (batch) => evictTimed(served, batch) }),
-      readModelRunner,
-      new ProjectionRunner(eventStore, target(revisions), { log, turnLater: true }),
-      new ProjectionRunner(eventStore, target(usage), { log, turnLater: true, afterBatch: async () => usageMeter.forget() }),
+      deliveryIndex.consumer,
+      readModelRunner.consumer,
+      build({ target: target(revisions), fence: fenceRead, turnLater: true }).consumer,
+      build({ target: target(usage), fence: fenceRead, turnLater: true, afterBatch: async () => usageMeter.forget() }).consumer,
     ],
-    [new ProjectionRunner(eventStore, target(cascades), { log }), new ProjectionRunner(eventStore, target(webhooks), { log }), schedulerRunner, ...(audit.runner ? [audit.runner] : [])],
+    // Where no reactor runs, a wait=true delete waits for the cascades alone: the other reactors store their checkpoints only now and then (docs/decisions/0083, 0387).
+    applies
+      ? [cascadesRunner.consumer, webhooksRunner.consumer, schedulerRunner.consumer, ...(audit.target ? [build({ target: audit.target }).consumer] : [])]
+      : [cascadesRunner.consumer],
   );
   lagOf.projections = projections;
   await projections.start();
-  // Catch-up: a projection that stops on a faulty event stops this wait too (docs/decisions/0080).
-  await projections.waitFor(await eventStore.headPosition(), 10 * 60_000);
-  await routing.loadAll();
-  await environmentStatus.loadAll();
+  // Catch-up: a projection that stops on a faulty event stops this wait too (docs/decisions/0080). An api or delivery process waits for none: /readyz shows the lag.
+  if (applies) await projections.waitFor(await eventStore.headPosition(), 10 * 60_000);
+  if (role !== 'worker') {
+    await routing.loadAll();
+    await environmentStatus.loadAll();
+  }
 
   const secret = jwtSecret(config.dataDir, config.jwtSecret);
   // The first start's tenancy and its bootstrap.json exist before either port listens, so whoever sees /healthz answer finds the file (docs/decisions/0347).
-  const prepared = await prepareBootstrap(config, { bus, eventStore, projections });
+  // Made by a process with the management interface; a worker or a delivery process makes none.
+  const prepared = role === 'all' || role === 'api' ? await prepareBootstrap(config, { bus, eventStore, projections }) : null;
   // After the first start's setup, which no plan refuses: every later write passes these checks.
   bus.useGuard(environmentWriteGuard(bus));
   bus.useGuard(billingGuard(bus, usageMeter.of, config.billing, (key, window) => keyWritesOf(readStore, key, window)));
@@ -206,7 +246,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     recentResources,
     waitTimeoutMs: config.waitTimeoutMs,
     resourceQuota,
-    webhooks: { allowPrivateNetworks: config.webhooks.allowPrivateNetworks, wake: () => sender.wake() },
+    webhooks: { allowPrivateNetworks: config.webhooks.allowPrivateNetworks, wake: () => sideLoops.sender?.wake() },
     jwtSecret: secret,
     usedSignatures: stores.usedSignatures,
     log,
@@ -227,20 +267,27 @@ export async function startService(config: Config, logger: Logger = createLogger
   const writeDeps = { bus, validator, projections, readStore, waitTimeoutMs: config.waitTimeoutMs, resourceQuota };
   const mcp = new LazyMcpEndpoint({ routing, readStore, auth: deliveryAuth });
   const delivery = deliveryServer({ routing, searchIndex, embedder, auth: deliveryAuth, writes: writeDeps, cache: served, mcp, log, status: environmentStatus, front });
-  const servers = [
-    await listen(managementListener as never, config.host, config.port, managementListener.serverOptions),
-    await listen(tracedListener('delivery-read', delivery.listener) as never, config.host, config.deliveryPort),
-  ];
+  const listenManagement = (): Promise<Server> => listen(managementListener as never, config.host, config.port, managementListener.serverOptions);
+  const listenDelivery = (): Promise<Server> =>
+    listen(freshFirst([deliveryIndex.consumer, readModelRunner.consumer], log, tracedListener('delivery-read', delivery.listener)) as never, config.host, config.deliveryPort);
+  // A worker's port: /healthz, /readyz and /metrics only.
+  const listenOperations = (): Promise<Server> => listen(express().use(operationsRouter(front, 'management'), notOnWorker) as never, config.host, config.port);
+  // The ports of this process's role (docs/decisions/0388).
+  const managementServer = role === 'worker' ? await listenOperations() : role === 'delivery' ? null : await listenManagement();
+  const deliveryListening = role === 'worker' || options.withoutDelivery ? null : await listenDelivery();
+  const servers = [managementServer, deliveryListening].filter((server) => server !== null);
   // The word vectors opened (or prepared) and the search body's schema compiled now, not by the first search (docs/decisions/0349).
   if (embedder instanceof StaticWordEmbedder) embedder.warm().catch((error: unknown) => log('opening the word vectors failed', error));
   setImmediate(prepareBodyShape);
   const portOf = (server: Server): number => (server.address() as AddressInfo).port;
-  const urls = { base: urlOf(config.host, portOf(servers[0]!)), delivery: urlOf(config.host, portOf(servers[1]!)) };
+  const urlOfServer = (server: Server | null, port: number): string => (server ? urlOf(config.host, portOf(server)) : port === 0 ? '' : urlOf(config.host, port));
+  const urls = { base: urlOfServer(managementServer, config.port), delivery: urlOfServer(deliveryListening, config.deliveryPort) };
   deliveryOrigin = urls.delivery;
   if (!portsKnown) file = fileFor(urls);
-  // After the catch-up: a schedule due while the service was down fires now, deliveries left pending go out.
-  scheduler.arm();
-  sender.start();
+  // After the catch-up: a schedule due while the service was down fires now, deliveries left pending go out (where this process holds their leases).
+  sideLoops.caughtUp = true;
+  if (webhooksRunner.slot?.held) startSender();
+  if (schedulerRunner.slot?.held) startScheduler();
   // The bootstrap step is over (with fixed ports it was before they listened): /readyz may answer 200 from now on.
   bootstrapped = true;
 
@@ -259,7 +306,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         await Promise.all(servers.map((s) => closeGracefully(s, config.shutdownGraceMs)));
         mcp.close();
         await audit.close();
-        await Promise.all([scheduler.stop(), sender.stop()]);
+        await Promise.all([stopScheduler(), stopSender()]);
         await projections.stop();
         if (embedder instanceof StaticWordEmbedder) await embedder.close();
         await closeStores(stores);
@@ -267,6 +314,26 @@ export async function startService(config: Config, logger: Logger = createLogger
       return stopping;
     },
   };
+}
+
+/**
+ * Where another process applies the delivery index and the read models (ROLE api, delivery), each
+ * delivery request first evicts the cached answers, routes and credentials their checkpoints moved
+ * past, so none is older than this process's own read of the store (docs/decisions/0388); where
+ * they run here, their batches evict them.
+ */
+function freshFirst<A extends unknown[]>(consumers: readonly Consumer[], log: (message: string, error?: unknown) => void, handler: (...args: A) => void): (...args: A) => void {
+  const watched = consumers.filter((consumer) => consumer instanceof CheckpointWatcher);
+  if (watched.length === 0) return handler;
+  return (...args) =>
+    void Promise.all(watched.map((watcher) => watcher.current()))
+      .catch((error: unknown) => log('reading the delivery index checkpoint failed', error))
+      .then(() => handler(...args));
+}
+
+/** Anything but the operations endpoints, on a worker's port. */
+function notOnWorker(_req: unknown, res: { status(code: number): { json(body: unknown): void } }): void {
+  res.status(404).json({ message: 'a worker process serves only /healthz, /readyz and /metrics', error_code: 'route_not_found', detail: null });
 }
 
 /** Drops the remembered delivery answers a batch changed (docs/decisions/0131), marked in the stage trace (0275). */

@@ -9,6 +9,8 @@ import { SqliteEventStore } from './sqlite/event-store.js';
 import { SqliteReadStore } from './sqlite/read-store.js';
 import { SqliteSearchIndex } from './sqlite/search-index.js';
 import { SqliteUsedSignatures } from './sqlite/used-signatures.js';
+import { SqliteLeases } from './sqlite/leases.js';
+import type { Leases } from '../projections/lease.js';
 
 export type Stores = {
   readonly eventStore: EventStore;
@@ -18,6 +20,8 @@ export type Stores = {
   readonly readModelFile: string | null;
   /** Used Secure signatures, seen by every process on the same data (docs/decisions/0335). */
   readonly usedSignatures: UsedSignatures;
+  /** One runner per projection and reactor across processes (docs/decisions/0386): beside the read models. */
+  readonly leases: Leases;
 };
 
 /**
@@ -38,9 +42,10 @@ export async function openStores(config: Config): Promise<Stores> {
   const usedSignatures = config.mongoUrl
     ? new (await import('./mongodb/used-signatures.js')).MongoUsedSignatures(config.mongoUrl)
     : new SqliteUsedSignatures(join(config.dataDir, 'signatures.db'));
-  return { eventStore, readStore, searchIndex, readModelFile, usedSignatures };
+  const leases = readModelFile === null ? new (await import('./mongodb/leases.js')).MongoLeases(config.mongoUrl!) : new SqliteLeases(readModelFile);
+  return { eventStore, readStore, searchIndex, readModelFile, usedSignatures, leases };
 }
 
 export async function closeStores(stores: Stores): Promise<void> {
-  await Promise.allSettled([stores.eventStore.close(), stores.readStore.close(), stores.searchIndex.close(), stores.usedSignatures.close()]);
+  await Promise.allSettled([stores.eventStore.close(), stores.readStore.close(), stores.searchIndex.close(), stores.usedSignatures.close(), stores.leases.close()]);
 }

@@ -58,6 +58,12 @@ export interface ReadStore {
   /** Runs `work` and stores `position` as the checkpoint of `consumer`, atomically where the store allows. */
   unitOfWork(consumer: string, position: Position, work: (tx: ReadStoreTx) => Promise<void>): Promise<void>;
   checkpoint(consumer: string): Promise<Position>;
+  /**
+   * Raises `consumer`'s checkpoint epoch to `epoch` (a lease just taken, docs/decisions/0386); from
+   * then on its checkpoint writes through this store carry that epoch and are refused with
+   * `LeaseLost`, rolling their unit of work back, once a later epoch fenced it.
+   */
+  fence?(consumer: string, epoch: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -125,6 +131,8 @@ export interface SearchIndex extends SearchQueries {
   queryStored?(env: string, folder: string, query: DeliveryQuery): Promise<StoredPage>;
   unitOfWork(consumer: string, position: Position, work: (tx: SearchIndexTx) => Promise<void>): Promise<void>;
   checkpoint(consumer: string): Promise<Position>;
+  /** As ReadStore.fence: checkpoint writes of `consumer` carry `epoch` from now on (docs/decisions/0386). */
+  fence?(consumer: string, epoch: number): Promise<void>;
   close(): Promise<void>;
 }
 

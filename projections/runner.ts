@@ -1,5 +1,7 @@
 import { Subject, type Subscription } from 'rxjs';
 import type { EventStore, Position, StoredEvent } from '../commands/ports.js';
+import { LeaseLost } from './lease.js';
+import { Waiters } from './waiters.js';
 
 /** Where a runner writes: one store, one checkpoint, one batch per unit of work. */
 export interface ProjectionTarget {
@@ -39,22 +41,41 @@ export type ProjectionStatus = {
   readonly error: ProjectionFault | null;
 };
 
-type Waiter = { readonly position: Position; readonly resolve: (reached: boolean) => void; readonly timer: NodeJS.Timeout };
+/**
+ * What `Projections` holds for each projection and reactor: a runner applying it here, a watcher
+ * following its checkpoint as the store holds it (docs/decisions/0387), or a leased slot that is
+ * one or the other as its lease comes and goes (0386).
+ */
+export interface Consumer {
+  readonly name: string;
+  readonly checkpoint: Position;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Resolves true once `position` is applied, false after `timeoutMs` or when stopped on a fault. */
+  waitFor(position: Position, timeoutMs: number): Promise<boolean>;
+  issued(): Position;
+  status(): ProjectionStatus;
+  retry(): void;
+  pause(): void;
+  resume(): void;
+}
 
 /**
  * Follows `$all` from the target's checkpoint and applies events in batches: whatever
  * arrived while the previous batch was being written forms the next one. Callers can
  * wait until a position is applied (read-your-writes).
  */
-export class ProjectionRunner {
+export class ProjectionRunner implements Consumer {
   /** Each applied batch, after its unit of work committed. */
   readonly applied = new Subject<readonly StoredEvent[]>();
   private position: Position = '';
   private queue: StoredEvent[] = [];
   private draining = false;
   private subscription: Subscription | null = null;
-  private waiters: Waiter[] = [];
+  private readonly waiters = new Waiters();
   private stopped = false;
+  /** Standing by (a lease lost or not yet taken): applies nothing until `start()`. */
+  private idle = false;
   private paused: { readonly until: Promise<void>; readonly resume: () => void } | null = null;
   private fault: ProjectionFault | null = null;
   private autoRetry: { timer: NodeJS.Timeout | null; delayMs: number };
@@ -81,6 +102,8 @@ export class ProjectionRunner {
        * the loop has read in between (a delivery read) goes before it (docs/decisions/0276).
        */
       readonly turnLater?: boolean;
+      /** Told when a checkpoint write was refused: a later lease epoch fenced this runner out (docs/decisions/0386). */
+      readonly onFenced?: () => void;
     } = {},
   ) {
     this.autoRetry = { timer: null, delayMs: this.firstRetryMs };
@@ -103,15 +126,18 @@ export class ProjectionRunner {
   }
 
   async start(): Promise<void> {
+    this.idle = false;
     this.position = await this.target.checkpoint();
+    this.release();
     this.follow();
   }
 
   private follow(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.idle) return;
     this.detached = false;
     this.subscription = this.store.subscribeToAll(this.position).subscribe({
       next: (event) => {
+        if (this.idle) return;
         if (this.fault) {
           this.behind++;
           return;
@@ -152,7 +178,7 @@ export class ProjectionRunner {
   }
 
   private async drain(): Promise<void> {
-    while (this.queue.length > 0 && !this.stopped && !this.fault) {
+    while (this.queue.length > 0 && !this.stopped && !this.fault && !this.idle) {
       if (this.paused) {
         await this.paused.until;
         continue;
@@ -163,6 +189,10 @@ export class ProjectionRunner {
       try {
         await this.target.apply(batch, last.position);
       } catch (error) {
+        if (error instanceof LeaseLost) {
+          this.fencedOut(error);
+          break;
+        }
         this.log(`projection ${this.name}: batch up to ${last.position} failed, applying its events one by one`, error);
         await this.applyOneByOne(batch);
         continue;
@@ -211,6 +241,7 @@ export class ProjectionRunner {
           failure = null;
           break;
         } catch (error) {
+          if (error instanceof LeaseLost) return this.fencedOut(error);
           failure = error;
         }
       }
@@ -223,6 +254,33 @@ export class ProjectionRunner {
     }
   }
 
+  /** Another process holds the lease now: nothing more is applied here until `start()` again. */
+  private fencedOut(error: LeaseLost): void {
+    this.log(`projection ${this.name}: ${error.message}; standing by`);
+    this.idle = true;
+    this.subscription?.unsubscribe();
+    this.subscription = null;
+    this.queue = [];
+    this.options.onFenced?.();
+  }
+
+  /**
+   * Stops applying without ending: the subscription goes, the queue is dropped, a fault is
+   * forgotten; waiters stay. `start()` reads the checkpoint again (a lease taken again, 0386).
+   */
+  async standBy(): Promise<void> {
+    this.idle = true;
+    this.subscription?.unsubscribe();
+    this.subscription = null;
+    this.queue = [];
+    this.resume();
+    while (this.draining) await new Promise((resolve) => setTimeout(resolve, 5));
+    if (this.autoRetry.timer) clearTimeout(this.autoRetry.timer);
+    this.autoRetry = { timer: null, delayMs: this.firstRetryMs };
+    this.fault = null;
+    this.behind = 0;
+  }
+
   private stopOn(event: StoredEvent, error: unknown): void {
     const message = error instanceof Error ? error.message : String(error);
     this.fault = { event_type: event.type, position: event.position, message };
@@ -233,11 +291,7 @@ export class ProjectionRunner {
     // Tries again by itself later, in case the cause was an outage; a faulty event stops it again.
     const delay = this.autoRetry.delayMs;
     this.autoRetry = { timer: setTimeout(() => this.retry(true), delay).unref(), delayMs: Math.min(delay * 2, Math.max(delay, AUTO_RETRY_MAX_MS)) };
-    for (const waiter of this.waiters) {
-      clearTimeout(waiter.timer);
-      waiter.resolve(false);
-    }
-    this.waiters = [];
+    this.waiters.endAll();
   }
 
   /** For a reactor, the position of the last event its reactions appended; else ''. */
@@ -266,26 +320,14 @@ export class ProjectionRunner {
   }
 
   private release(): void {
-    const reached = this.waiters.filter((w) => w.position <= this.position);
-    if (reached.length === 0) return;
-    this.waiters = this.waiters.filter((w) => w.position > this.position);
-    for (const waiter of reached) {
-      clearTimeout(waiter.timer);
-      waiter.resolve(true);
-    }
+    this.waiters.release(this.position);
   }
 
   /** Resolves true once `position` is applied, false after `timeoutMs` or when the projection stops on a fault. */
   waitFor(position: Position, timeoutMs: number): Promise<boolean> {
     if (position <= this.position) return Promise.resolve(true);
     if (this.fault) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((w) => w.timer !== timer);
-        resolve(false);
-      }, timeoutMs);
-      this.waiters.push({ position, resolve, timer });
-    });
+    return this.waiters.add(position, timeoutMs);
   }
 
   async stop(): Promise<void> {
@@ -294,11 +336,7 @@ export class ProjectionRunner {
     this.resume();
     this.subscription?.unsubscribe();
     while (this.draining) await new Promise((resolve) => setTimeout(resolve, 5));
-    for (const waiter of this.waiters) {
-      clearTimeout(waiter.timer);
-      waiter.resolve(false);
-    }
-    this.waiters = [];
+    this.waiters.endAll();
     this.applied.complete();
   }
 }
@@ -310,15 +348,15 @@ export class ProjectionRunner {
  */
 export class Projections {
   constructor(
-    readonly runners: readonly ProjectionRunner[],
-    readonly reactors: readonly ProjectionRunner[] = [],
+    readonly runners: readonly Consumer[],
+    readonly reactors: readonly Consumer[] = [],
   ) {}
 
-  private get all(): readonly ProjectionRunner[] {
+  private get all(): readonly Consumer[] {
     return [...this.runners, ...this.reactors];
   }
 
-  runner(name: string): ProjectionRunner | undefined {
+  runner(name: string): Consumer | undefined {
     return this.all.find((r) => r.name === name);
   }
 

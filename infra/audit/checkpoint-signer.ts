@@ -1,6 +1,6 @@
 import { checkpointTarget } from '../../commands/reactors/audit-checkpoints.js';
 import type { EventStore } from '../../commands/ports.js';
-import { ProjectionRunner, type ProjectionTarget } from '../../projections/runner.js';
+import type { ProjectionTarget } from '../../projections/runner.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { chainHashOfEvent, GENESIS } from './hash-chain.js';
@@ -20,8 +20,8 @@ export function checkpointSigner(
   logger: Logger,
   wrap: (target: ProjectionTarget) => ProjectionTarget,
   log: (message: string, error?: unknown) => void,
-): { key: AuditKey; runner: ProjectionRunner | null; close(): Promise<void> } {
-  if (!key) return { key: null, runner: null, close: async () => {} };
+): { key: AuditKey; target: ProjectionTarget | null; close(): Promise<void> } {
+  if (!key) return { key: null, target: null, close: async () => {} };
   const ownPosition = config.eventStoreUrl ? (p: string) => /^\d{1,20}:\d{1,20}$/.test(p) : (p: string) => /^\d{20}$/.test(p);
   const target = checkpointTarget({
     store: eventStore,
@@ -36,5 +36,5 @@ export function checkpointSigner(
     log,
     ownPosition,
   });
-  return { key: { publicKeyPem: key.publicKeyPem, id: key.id }, runner: new ProjectionRunner(eventStore, wrap(target), { log }), close: () => target.close() };
+  return { key: { publicKeyPem: key.publicKeyPem, id: key.id }, target: wrap(target), close: () => target.close() };
 }

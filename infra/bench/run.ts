@@ -22,6 +22,7 @@ import { startRestart } from './start-restart.js';
 import { loadAverage, NO_SCENARIO, printFigures, runScenarios, unknownScenarios, type Scenario } from './scenario.js';
 import { visibility } from './visibility.js';
 import { writes } from './writes.js';
+import { deliveryProcesses } from './delivery-processes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LIST_LIMIT = 20;
@@ -32,7 +33,7 @@ const LIST_FILTER = 'where__published__eq=true&where__views__gte=1000';
  * The scenarios after delivery get-one and list, in order (BENCH_SCENARIOS picks some by name):
  * restart first, on the seeded data alone; memory after the writes, counting what they made.
  */
-const SCENARIOS: readonly Scenario[] = [restart, startRestart, writes, visibility, memory];
+const SCENARIOS: readonly Scenario[] = [restart, startRestart, deliveryProcesses, writes, visibility, memory];
 const cleanup = new Cleanup(ROOT);
 let finishing = false;
 /** What the benchmark is doing, for the message when the service dies under it. */

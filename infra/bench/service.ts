@@ -82,6 +82,8 @@ export type SpawnOptions = {
   readonly execArgv?: readonly string[];
   /** Runs the bundle `npm start` runs instead of the compiled modules (the restart scenario: a start's time is mostly module loading). */
   readonly bundle?: boolean;
+  /** Settings beside the benchmark's own (ROLE, DELIVERY_PROCESSES). */
+  readonly env?: Readonly<Record<string, string>>;
 };
 
 const BUILD_TIMEOUT_MS = 5 * 60_000;
@@ -138,6 +140,7 @@ export function spawnService(
     // Seeding sends many management requests a minute: the benchmark measures speed, not the rate limit.
     RATE_LIMIT_PER_MINUTE: 'off',
     LOG_LEVEL: process.env.BENCH_SERVICE_LOG_LEVEL || 'warn',
+    ...options.env,
   };
   for (const name of ['EVENTSTORE_URL', 'MONGO_URL', 'OPENSEARCH_URL', 'JWT_SECRET']) delete env[name];
   const args = serviceNodeArgs(options.execArgv ?? [], options.bundle);

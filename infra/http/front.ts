@@ -19,6 +19,11 @@ export type FrontDeps = {
  * `/metrics` (Prometheus text format); the interface's `/openapi.json` and its reference page `/docs/`.
  */
 export function frontRouter(deps: FrontDeps, api: Interface): Router {
+  return operationsRouter(deps, api).use(referenceRouter(api));
+}
+
+/** The request log, the HTTP metrics and the operations endpoints alone: all a `worker` process serves (docs/decisions/0388). */
+export function operationsRouter(deps: FrontDeps, api: Interface): Router {
   const router = Router();
   router.use(requestLog(deps.logger, api));
   router.use(httpMetrics(deps.metrics, api));
@@ -32,6 +37,5 @@ export function frontRouter(deps: FrontDeps, api: Interface): Router {
   router.get('/metrics', async (_req, res) => {
     res.set('Cache-Control', 'no-store').type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
   });
-  router.use(referenceRouter(api));
   return router;
 }

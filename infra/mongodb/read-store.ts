@@ -1,7 +1,8 @@
-import { MongoClient, type ClientSession, type Collection, type Db } from 'mongodb';
+import { MongoClient, MongoServerError, type ClientSession, type Collection, type Db } from 'mongodb';
 import type { Position } from '../../commands/ports.js';
 import type { Doc, Filter, FindOptions, ReadCollection, ReadStore, ReadStoreTx } from '../../projections/ports.js';
 import { Mutex } from '../mutex.js';
+import { LeaseLost } from '../../projections/lease.js';
 import { checkPath, toMongoFilter, toMongoSort } from './filter.js';
 
 const NAME = /^[a-z_][a-z0-9_]*$/;
@@ -11,7 +12,9 @@ const collectionName = (name: string): string => {
   return `rm_${name}`;
 };
 
-type Checkpoint = { _id: string; position: string };
+type Checkpoint = { _id: string; position: string; epoch?: number };
+
+const DUPLICATE_KEY = 11000;
 
 /** One read-model collection; inside a transactional unit of work every call carries the session. */
 class MongoCollection<T extends Doc> implements ReadCollection<T> {
@@ -64,6 +67,8 @@ export class MongoReadStore implements ReadStore {
   private readonly db: Db;
   private readonly mutex = new Mutex();
   private transactions: Promise<boolean> | undefined;
+  /** The lease epoch each fenced consumer writes its checkpoint with (docs/decisions/0386). */
+  private readonly epochs = new Map<string, number>();
 
   constructor(url: string, database = 'cms') {
     this.client = new MongoClient(url);
@@ -99,16 +104,41 @@ export class MongoReadStore implements ReadStore {
     await this.mutex.run(async () => {
       if (!(await this.supportsTransactions())) {
         await work({ collection: <T extends Doc>(name: string) => this.col<T>(name) });
-        await this.checkpoints().updateOne({ _id: consumer }, { $set: { position } }, { upsert: true });
+        await this.saveCheckpoint(consumer, position);
         return;
       }
       await this.client.withSession((session) =>
         session.withTransaction(async () => {
           await work({ collection: <T extends Doc>(name: string) => this.col<T>(name, session) });
-          await this.checkpoints().updateOne({ _id: consumer }, { $set: { position } }, { upsert: true, session });
+          await this.saveCheckpoint(consumer, position, session);
         }),
       );
     });
+  }
+
+  /** Fenced by the epoch this store raised for `consumer`, if any (docs/decisions/0386): refused once a later one did. */
+  private async saveCheckpoint(consumer: string, position: Position, session?: ClientSession): Promise<void> {
+    const epoch = this.epochs.get(consumer);
+    if (epoch === undefined) {
+      await this.checkpoints().updateOne({ _id: consumer }, { $set: { position } }, { upsert: true, session });
+      return;
+    }
+    const written = await this.checkpoints().updateOne({ _id: consumer, epoch }, { $set: { position } }, { session });
+    if (written.matchedCount !== 1) throw new LeaseLost(consumer, epoch);
+  }
+
+  async fence(consumer: string, epoch: number): Promise<void> {
+    try {
+      await this.checkpoints().updateOne(
+        { _id: consumer, $or: [{ epoch: { $exists: false } }, { epoch: { $lte: epoch } }] },
+        { $set: { epoch }, $setOnInsert: { position: '' } },
+        { upsert: true },
+      );
+    } catch (error) {
+      if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) throw new LeaseLost(consumer, epoch, (await this.checkpoints().findOne({ _id: consumer }))?.epoch ?? null);
+      throw error;
+    }
+    this.epochs.set(consumer, epoch);
   }
 
   async checkpoint(consumer: string): Promise<Position> {

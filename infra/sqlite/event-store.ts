@@ -34,7 +34,13 @@ CREATE TABLE IF NOT EXISTS events (
   UNIQUE (stream, revision)
 );`;
 
-const POLL_MS = 1000;
+/**
+ * How soon a subscriber sees what another process appended (a worker applies an api process's
+ * writes within it, docs/decisions/0388): each look reads `PRAGMA data_version`, a few microseconds,
+ * and reads the log only when another connection committed, or once every FULL_POLL_MS.
+ */
+const POLL_MS = 200;
+const FULL_POLL_MS = 1000;
 const CHUNK = 500;
 /** Most appends one group commit takes; the rest wait for the next one. */
 const GROUP_MAX = 1000;
@@ -449,7 +455,13 @@ export class SqliteEventStore implements EventStore {
       const onClose = (): void => subscriber.complete();
       this.appended.on('append', onAppend);
       this.appended.on('close', onClose);
+      let seen = this.chainVersion.get() ?? 0;
+      let full = Date.now();
       const timer = setInterval(() => {
+        const version = this.db.open ? (this.chainVersion.get() ?? 0) : seen;
+        if (version === seen && Date.now() - full < FULL_POLL_MS) return;
+        seen = version;
+        full = Date.now();
         this.lastPage = null;
         pump();
       }, POLL_MS);

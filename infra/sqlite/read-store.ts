@@ -7,6 +7,7 @@ import { prepared } from './statement-cache.js';
 import { Mutex } from '../mutex.js';
 import type { BufferedWrites } from '../rebuild/buffered-writes.js';
 import { writeBatchOn } from './read-store-batch.js';
+import { FencedCheckpoints } from './fenced-checkpoints.js';
 
 const NAME = /^[a-z_][a-z0-9_]*$/;
 
@@ -96,6 +97,7 @@ export class SqliteReadStore implements ReadStore {
 
   private readonly prefix: string;
   private readonly checkpoints: string;
+  private readonly saved: FencedCheckpoints;
 
   /**
    * `shadow` writes other tables of the same file: `<prefix><collection>` and the checkpoint table
@@ -109,6 +111,7 @@ export class SqliteReadStore implements ReadStore {
     // A rebuild's commits need not reach the disk one by one: its swap commit does (docs/decisions/0073).
     if (shadow) this.writer.pragma('synchronous = NORMAL');
     this.writer.exec(`CREATE TABLE IF NOT EXISTS ${this.checkpoints} (consumer TEXT PRIMARY KEY, position TEXT NOT NULL)`);
+    this.saved = new FencedCheckpoints(this.writer, this.checkpoints);
     this.reader = openSqlite(file);
     // Rebuilt from the event store: commits need no sync of their own (docs/decisions/0101).
     for (const db of [this.writer, this.reader]) db.pragma('synchronous = NORMAL');
@@ -145,7 +148,7 @@ export class SqliteReadStore implements ReadStore {
       this.writer.exec('BEGIN IMMEDIATE');
       try {
         await work({ collection: <T extends Doc>(name: string) => new SqliteCollection<T>(this.writer, this.ensureTable(name)) });
-        prepared(this.writer, `INSERT INTO ${this.checkpoints} (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position`).run(consumer, position);
+        this.saved.save(consumer, position);
         this.writer.exec('COMMIT');
       } catch (error) {
         if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
@@ -185,7 +188,7 @@ export class SqliteReadStore implements ReadStore {
   /** A unit of work inside `unitsTogether`: its writes and checkpoint in the shared transaction, which rolls back if it fails. */
   private async unitInside(consumer: string, position: Position, work: (tx: ReadStoreTx) => Promise<void>): Promise<void> {
     await work({ collection: <T extends Doc>(name: string) => new SqliteCollection<T>(this.writer, this.ensureTable(name)) });
-    prepared(this.writer, `INSERT INTO ${this.checkpoints} (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position`).run(consumer, position);
+    this.saved.save(consumer, position);
   }
 
   /** A rebuild buffer's flush in one transaction, each statement prepared once per collection (docs/decisions/0141). */
@@ -198,6 +201,10 @@ export class SqliteReadStore implements ReadStore {
         throw error;
       }
     });
+  }
+
+  async fence(consumer: string, epoch: number): Promise<void> {
+    await this.mutex.run(async () => this.saved.fence(consumer, epoch));
   }
 
   async checkpoint(consumer: string): Promise<Position> {

@@ -18,6 +18,7 @@ import { SearchFieldsCache } from './search-fields-cache.js';
 import { changesFilterIndexes, collectionId, syncFilterIndexes } from './filter-indexes.js';
 import { QueryPool } from './query-pool.js';
 import { clearSubstrings, ensureSubstringIndex, indexSubstrings, substringLookup, type SubstringLookup } from './substring-index.js';
+import { FencedCheckpoints } from './fenced-checkpoints.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS docs (
@@ -78,9 +79,7 @@ function statements(db: SqliteDb) {
        ORDER BY created_at DESC, key DESC LIMIT ?`,
     ),
     checkpoint: db.prepare<[string], { position: string }>('SELECT position FROM checkpoints WHERE consumer = ?'),
-    saveCheckpoint: db.prepare<[string, string]>(
-      'INSERT INTO checkpoints (consumer, position) VALUES (?, ?) ON CONFLICT (consumer) DO UPDATE SET position = excluded.position',
-    ),
+    saveCheckpoint: new FencedCheckpoints(db, 'checkpoints'),
   };
 }
 
@@ -400,7 +399,7 @@ export class SqliteSearchIndex implements SearchIndex {
         const tx = new Writer(this.w, this.searchWriter, this.writer);
         await work(tx);
         const filterIndexed = tx.fieldsChanged ? syncFilterIndexes(this.writer) : this.filterIndexed;
-        this.w.saveCheckpoint.run(consumer, position);
+        this.w.saveCheckpoint.save(consumer, position);
         this.writer.exec('COMMIT');
         this.recentVectorSizes.committed(tx.vectorSizes, tx.removedFolder);
         this.filterIndexed = filterIndexed;
@@ -409,6 +408,10 @@ export class SqliteSearchIndex implements SearchIndex {
         throw error;
       }
     });
+  }
+
+  async fence(consumer: string, epoch: number): Promise<void> {
+    await this.mutex.run(async () => this.w.saveCheckpoint.fence(consumer, epoch));
   }
 
   async checkpoint(consumer: string): Promise<Position> {

@@ -77,3 +77,39 @@ export const apiOf =
     const text = await r.text();
     return { status: r.status, body: text ? JSON.parse(text) : null, headers: r.headers };
   };
+
+/** A process of another role (ROLE=worker or delivery) on 127.0.0.1, resolved once `/healthz` answers on the port it serves. */
+export type RoleProcess = { readonly process: ChildProcess; readonly port: number; readonly deliveryPort: number; readonly exited: Promise<number | null> };
+
+export async function startRoleProcess(dataDir: string, role: 'worker' | 'delivery', env: Record<string, string> = {}, timeoutMs = 30_000): Promise<RoleProcess> {
+  const [port, deliveryPort] = [await freePort(), await freePort()];
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'infra/main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), DELIVERY_PORT: String(deliveryPort), LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: 'off', ...env, ROLE: role },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const health = `http://127.0.0.1:${role === 'worker' ? port : deliveryPort}/healthz`;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the ${role} process exited on start: ${stderr}`);
+    if (await fetch(health).then((r) => r.status === 200, () => false)) return { process: child, port, deliveryPort, exited };
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the ${role} process did not start in ${timeoutMs} ms: ${stderr}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Calls `done` every 25 ms until it holds (true) or `timeoutMs` passes (false). */
+export async function until(done: () => Promise<boolean> | boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await done()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return false;
+}

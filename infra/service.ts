@@ -1,5 +1,5 @@
 import { Router, type Express } from 'express';
-import { createServer, type Server, type ServerOptions } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CommandBus } from '../commands/command-bus.js';
 import type { EventStore, StoredEvent } from '../commands/ports.js';
@@ -40,7 +40,6 @@ import { frontRouter } from './http/front.js';
 import { consoleRouter } from './http/console.js';
 import { closeGracefully } from './http/shutdown.js';
 import { managementApp } from './http/management-app.js';
-import { managementThinPath } from './http/management-thin-path.js';
 import { createLogger, logErrors, type Logger } from './logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { projectionReports, readiness } from './observability/readiness.js';
@@ -59,16 +58,14 @@ export type Service = {
   readonly projections: Projections;
   /** Both HTTP interfaces, for what walks their route tables (tests, API documents). */
   readonly apps: { readonly management: Express; readonly delivery: Express };
-  /** Requests the management interface's thin path answered (docs/decisions/0215). */
-  readonly managementThin: () => number;
   /** Batches the read side's thread committed; 0 when it is off (docs/decisions/0307). */
   stop(): Promise<void>;
 };
 
-function listen(app: (req: never, res: never) => void, host: string, port: number, options: ServerOptions = {}): Promise<Server> {
+function listen(app: (req: never, res: never) => void, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
     // What express's app.listen does, for any request handler (the delivery front is not an express app).
-    const server = createServer(options, app as never).listen(port, host, () => resolve(server));
+    const server = createServer(app as never).listen(port, host, () => resolve(server));
     server.once('error', reject);
   });
 }
@@ -224,13 +221,11 @@ export async function startService(config: Config, logger: Logger = createLogger
   // The web console's files beside the operations endpoints; its CSP names the delivery origin once it listens (docs/decisions/0358).
   let deliveryOrigin = '';
   const management = managementApp({ ...managementDeps, front: Router().use(frontRouter(front, 'management'), consoleRouter(() => deliveryOrigin)) });
-  // Hot write routes skip express's router (docs/decisions/0215).
-  const managementListener = managementThinPath(management, { ...managementDeps, logger, metrics });
   const writeDeps = { bus, validator, projections, readStore, waitTimeoutMs: config.waitTimeoutMs, resourceQuota };
   const mcp = new LazyMcpEndpoint({ routing, readStore, auth: deliveryAuth });
   const delivery = deliveryApp({ routing, searchIndex, embedder, auth: deliveryAuth, writes: writeDeps, mcp, log, status: environmentStatus, front: frontRouter(front, 'delivery') });
   const servers = [
-    await listen(managementListener as never, config.host, config.port, managementListener.serverOptions),
+    await listen(management as never, config.host, config.port),
     await listen(tracedListener('delivery-read', deliveryFront({ app: delivery as never, routing, cache: served, auth: deliveryAuth, status: environmentStatus, observer: servedObserver({ logger, metrics, app: delivery }), index: searchIndex, search: { index: searchIndex, embedder } })) as never, config.host, config.deliveryPort),
   ];
   // The word vectors opened (or prepared) and the search body's schema compiled now, not by the first search (docs/decisions/0349).
@@ -253,7 +248,6 @@ export async function startService(config: Config, logger: Logger = createLogger
     bootstrapCreated: prepared !== null && 'made' in prepared,
     projections,
     apps: { management, delivery },
-    managementThin: managementListener.thin,
     /** Graceful: readiness turns 503, in-flight requests finish, agent sessions end, projections commit their batch and checkpoint, stores close. */
     stop() {
       stopping ??= (async () => {

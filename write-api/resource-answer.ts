@@ -4,7 +4,6 @@ import type { ResourceState } from '../domain/resource/decider.js';
 import { withVectorsSize } from '../read-api/vectors-size.js';
 import { resourceView } from '../read-api/views.js';
 import type { WriteDeps } from './deps.js';
-import { sendJson } from './json-answer.js';
 import { respondAfterWrite } from './respond.js';
 
 /** The resource object as the decider left it: the answer when the read side is not there yet. */
@@ -29,7 +28,7 @@ export async function answerResource(
   if (state.status === 'active' && state.current !== null) res.set('ETag', `"${state.current}"`);
   const fallback = () => stateView(state) ?? { key: written.key };
   if (!wait) {
-    sendJson(res, 202, fallback());
+    res.status(202).json(fallback());
     return;
   }
   await respondAfterWrite(deps, res, {

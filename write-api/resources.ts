@@ -64,10 +64,7 @@ documented(upsertBody, { method: 'PUT', path: '/resources/', in: 'body' });
 documented(externalIdQuery, { method: 'POST', path: '/resources/', in: 'query' }, { method: 'PUT', path: '/resources/', in: 'query' });
 documented(metadataBody, { method: 'PUT', path: '/resources/:resource/', in: 'body' });
 
-/**
- * `POST .../resources/`: the handler of the route, also run by the management front's thin
- * path (docs/decisions/0215) without express's router.
- */
+/** `POST .../resources/`: the handler of the route. */
 export function createResourceHandler(deps: WriteDeps): RequestHandler {
   return async (req, res) => {
     const { external_id: inBody, ...input } = createBody(req.body);
@@ -86,7 +83,7 @@ export function createResourceHandler(deps: WriteDeps): RequestHandler {
   };
 }
 
-/** `PUT .../resources/?external_id=`: upsert; also run by the management front's thin path. */
+/** `PUT .../resources/?external_id=`: upsert. */
 export function upsertResourceHandler(deps: WriteDeps): RequestHandler {
   return async (req, res) => {
     const query = req.query;
@@ -110,7 +107,7 @@ export function upsertResourceHandler(deps: WriteDeps): RequestHandler {
   };
 }
 
-/** `PUT .../resources/:resource/`: the name; also run by the management front's thin path. */
+/** `PUT .../resources/:resource/`: the name. */
 export function updateResourceHandler(deps: WriteDeps): RequestHandler {
   return async (req, res) => {
     const input = metadataBody(req.body);
@@ -120,7 +117,7 @@ export function updateResourceHandler(deps: WriteDeps): RequestHandler {
   };
 }
 
-/** `DELETE .../resources/:resource/`; also run by the management front's thin path. */
+/** `DELETE .../resources/:resource/`. */
 export function deleteResourceHandler(deps: WriteDeps): RequestHandler {
   return async (req, res) => {
     const deleted = await deleteResource(deps.bus, commandContext(req, res), param(req, 'collection'), param(req, 'resource'), deps.resourceQuota);

@@ -1,7 +1,6 @@
 import type { Response } from 'express';
 import type { Position } from '../commands/ports.js';
 import type { WriteDeps } from './deps.js';
-import { sendJson } from './json-answer.js';
 
 /**
  * Read-your-writes: waits until every projection has applied `position`, then answers
@@ -16,8 +15,8 @@ export async function respondAfterWrite(
   const applied = await deps.projections.waitFor(written.position, deps.waitTimeoutMs);
   const view = applied ? await written.read() : null;
   if (view === null) {
-    sendJson(res, 202, written.fallback());
+    res.status(202).json(written.fallback());
     return;
   }
-  sendJson(res, written.status, view);
+  res.status(written.status).json(view);
 }

@@ -37,8 +37,8 @@ export function servedObserver(deps: { readonly logger: Logger; readonly metrics
     answered(req, id, path, status, started) {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const metricLabels = { interface: 'delivery', method: req.method ?? 'GET', route: routeOf(path), status: String(status) };
-      // Counted in http_requests_total too (docs/decisions/0290).
       deps.metrics.httpDuration.observe(metricLabels, seconds);
+      deps.metrics.httpRequests.inc(metricLabels);
       if (log.isLevelEnabled('info')) {
         log.info({ req_id: id, req: { method: req.method, url: req.url }, res: { status }, responseTime: Math.round(seconds * 1000) }, 'request completed');
       }

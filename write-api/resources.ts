@@ -9,8 +9,6 @@ import { ifMatch } from './if-match.js';
 import { answerResource } from './resource-answer.js';
 import { documented, validator } from './validate.js';
 
-const BASES = ['/collections/:collection/resources', '/folders/:collection/resources'];
-const paths = (suffix: string): string[] => BASES.map((b) => `${b}${suffix}`);
 
 type Body = {
   data: Record<string, unknown>;
@@ -131,13 +129,13 @@ export function deleteResourceHandler(deps: WriteDeps): RequestHandler {
 export function resourcesWriteRouter(deps: WriteDeps): Router {
   const router = Router({ mergeParams: true });
 
-  router.post(paths('/'), createResourceHandler(deps));
+  router.post('/', createResourceHandler(deps));
 
-  router.put(paths('/'), upsertResourceHandler(deps));
+  router.put('/', upsertResourceHandler(deps));
 
-  router.put(paths('/:resource/'), updateResourceHandler(deps));
+  router.put('/:resource/', updateResourceHandler(deps));
 
-  router.delete(paths('/:resource/'), deleteResourceHandler(deps));
+  router.delete('/:resource/', deleteResourceHandler(deps));
 
   return router;
 }

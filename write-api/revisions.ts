@@ -8,8 +8,6 @@ import type { WriteDeps } from './deps.js';
 import { respondAfterWrite } from './respond.js';
 import { documented, validator } from './validate.js';
 
-const BASES = ['/collections/:collection/resources/:resource/revisions', '/folders/:collection/resources/:resource/revisions'];
-const paths = (suffix: string): string[] => BASES.map((b) => `${b}${suffix}`);
 
 const createBody = validator<{ data: Record<string, unknown>; validate_data: boolean }>({
   type: 'object',
@@ -45,21 +43,21 @@ export function revisionsWriteRouter(deps: WriteDeps): Router {
       fallback: () => ({ key }),
     });
 
-  router.post(paths('/'), async (req, res) => {
+  router.post('/', async (req, res) => {
     const input = createBody(req.body);
     const created = await createRevision(deps.bus, deps.validator, commandContext(req, res), param(req, 'collection'), param(req, 'resource'), input);
     await answer(res, created.position, created.revision, 201);
   });
 
   // PUT replaces the data of a draft revision (docs/decisions/0114).
-  router.put(paths('/:revision/'), async (req, res) => {
+  router.put('/:revision/', async (req, res) => {
     const input = createBody(req.body);
     const revision = param(req, 'revision');
     const updated = await updateRevision(deps.bus, deps.validator, commandContext(req, res), param(req, 'collection'), param(req, 'resource'), revision, input);
     await answer(res, updated.position, revision, 200);
   });
 
-  router.post(paths('/:revision/publish/'), async (req, res) => {
+  router.post('/:revision/publish/', async (req, res) => {
     const { publish_at } = publishBody(req.body);
     const revision = param(req, 'revision');
     if (publish_at !== undefined) {
@@ -71,19 +69,19 @@ export function revisionsWriteRouter(deps: WriteDeps): Router {
     await answer(res, published.position, revision, 200);
   });
 
-  router.post(paths('/:revision/validate/'), async (req, res) => {
+  router.post('/:revision/validate/', async (req, res) => {
     emptyBody(req.body);
     const checked = await validateRevision(deps.bus, deps.validator, param(req, 'env'), param(req, 'collection'), param(req, 'resource'), param(req, 'revision'));
     res.json({ errors: checked.errors });
   });
 
-  router.delete(paths('/:revision/schedule/'), async (req, res) => {
+  router.delete('/:revision/schedule/', async (req, res) => {
     const cancelled = await cancelSchedule(deps.bus, commandContext(req, res), param(req, 'collection'), param(req, 'resource'), param(req, 'revision'));
     await deps.projections.waitFor(cancelled.position, deps.waitTimeoutMs);
     res.status(204).end();
   });
 
-  router.delete(paths('/:revision/'), async (req, res) => {
+  router.delete('/:revision/', async (req, res) => {
     const deleted = await deleteRevision(deps.bus, commandContext(req, res), param(req, 'collection'), param(req, 'resource'), param(req, 'revision'));
     await deps.projections.waitFor(deleted.position, deps.waitTimeoutMs);
     res.status(204).end();

@@ -1,5 +1,5 @@
-import { Router, type Express } from 'express';
-import { createServer, type Server } from 'node:http';
+import type { Express } from 'express';
+import { createServer, type Server, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CommandBus } from '../commands/command-bus.js';
 import type { EventStore, StoredEvent } from '../commands/ports.js';
@@ -37,9 +37,9 @@ import { StaticWordEmbedder } from './embeddings/static-embedder.js';
 import { prepareBodyShape } from '../read-api/delivery/search/body-schema.js';
 import { deliveryApp } from './http/delivery-app.js';
 import { frontRouter } from './http/front.js';
-import { consoleRouter } from './http/console.js';
+import { consoleFiles } from './http/console.js';
 import { closeGracefully } from './http/shutdown.js';
-import { managementApp } from './http/management-app.js';
+import { expressServerOptions, managementApp } from './http/management-app.js';
 import { createLogger, logErrors, type Logger } from './logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { projectionReports, readiness } from './observability/readiness.js';
@@ -62,10 +62,10 @@ export type Service = {
   stop(): Promise<void>;
 };
 
-function listen(app: (req: never, res: never) => void, host: string, port: number): Promise<Server> {
+function listen(app: (req: never, res: never) => void, host: string, port: number, options: ServerOptions = {}): Promise<Server> {
   return new Promise((resolve, reject) => {
     // What express's app.listen does, for any request handler (the delivery front is not an express app).
-    const server = createServer(app as never).listen(port, host, () => resolve(server));
+    const server = createServer(options, app as never).listen(port, host, () => resolve(server));
     server.once('error', reject);
   });
 }
@@ -220,12 +220,12 @@ export async function startService(config: Config, logger: Logger = createLogger
   };
   // The web console's files beside the operations endpoints; its CSP names the delivery origin once it listens (docs/decisions/0358).
   let deliveryOrigin = '';
-  const management = managementApp({ ...managementDeps, front: Router().use(frontRouter(front, 'management'), consoleRouter(() => deliveryOrigin)) });
+  const management = managementApp({ ...managementDeps, front: frontRouter(front, 'management'), console: consoleFiles(() => deliveryOrigin) });
   const writeDeps = { bus, validator, projections, readStore, waitTimeoutMs: config.waitTimeoutMs, resourceQuota };
   const mcp = new LazyMcpEndpoint({ routing, readStore, auth: deliveryAuth });
   const delivery = deliveryApp({ routing, searchIndex, embedder, auth: deliveryAuth, writes: writeDeps, mcp, log, status: environmentStatus, front: frontRouter(front, 'delivery') });
   const servers = [
-    await listen(management as never, config.host, config.port),
+    await listen(management as never, config.host, config.port, expressServerOptions(management)),
     await listen(tracedListener('delivery-read', deliveryFront({ app: delivery as never, routing, cache: served, auth: deliveryAuth, status: environmentStatus, observer: servedObserver({ logger, metrics, app: delivery }), index: searchIndex, search: { index: searchIndex, embedder } })) as never, config.host, config.deliveryPort),
   ];
   // The word vectors opened (or prepared) and the search body's schema compiled now, not by the first search (docs/decisions/0349).

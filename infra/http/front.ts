@@ -32,6 +32,5 @@ export function frontRouter(deps: FrontDeps, api: Interface): Router {
   router.get('/metrics', async (_req, res) => {
     res.set('Cache-Control', 'no-store').type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
   });
-  router.use(referenceRouter(api));
-  return router;
+  return referenceRouter(api, router);
 }

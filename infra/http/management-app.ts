@@ -1,5 +1,6 @@
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
+import { IncomingMessage, ServerResponse, type ServerOptions } from 'node:http';
 import type { ReadDeps } from '../../read-api/deps.js';
 import type { ReadStore } from '../../projections/ports.js';
 import { apiKeysReadRouter } from '../../read-api/api-keys.js';
@@ -50,13 +51,14 @@ const REVISIONS = RESOURCES.map((base) => `${base}/:resource/revisions`);
 export const BODY_LIMIT = '8mb';
 
 /** The management (command and query) interface under `/v1`. */
-export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecret: string; usedSignatures: UsedSignatures; log: (m: string, e: unknown) => void; tenancy: TenancyHttp; front?: RequestHandler; requestReads?: ReadStore }): Express {
+export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecret: string; usedSignatures: UsedSignatures; log: (m: string, e: unknown) => void; tenancy: TenancyHttp; front?: RequestHandler; console?: RequestHandler; requestReads?: ReadStore }): Express {
   const app = express();
   app.set('etag', false);
   app.set('x-powered-by', false);
   app.use(helmet());
   // Request ids, metrics and the operations endpoints: before credentials (docs/decisions/0110).
   if (deps.front) app.use(deps.front);
+  if (deps.console) app.use('/console', deps.console);
   // Credentials first: an unauthenticated request is 401 whatever its body holds.
   // A Secure signature covers the body: such requests read it first (a parse error still waits for the 401).
   const json = jsonBody(BODY_LIMIT);
@@ -109,4 +111,20 @@ export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecr
   app.use(notFoundRoute('route_not_found'));
   app.use(errorMiddleware(deps.log));
   return app;
+}
+
+/**
+ * The HTTP server's request and response classes for an express app (node's `createServer`
+ * options): their prototypes are the app's `request` and `response`, so the objects have
+ * express's methods from the start and express's own `Object.setPrototypeOf` on each request
+ * finds the prototype already in place and changes nothing (changing it makes V8 give the new
+ * object a map of its own, and every later property access on it slower).
+ */
+export function expressServerOptions(app: Express): ServerOptions {
+  const own = app as unknown as { request: object; response: object };
+  class AppRequest extends IncomingMessage {}
+  class AppResponse extends ServerResponse {}
+  Object.setPrototypeOf(AppRequest.prototype, own.request);
+  Object.setPrototypeOf(AppResponse.prototype, own.response);
+  return { IncomingMessage: AppRequest, ServerResponse: AppResponse as ServerOptions['ServerResponse'] };
 }

@@ -50,9 +50,12 @@ const page = (title: string, url = '/openapi.json'): string => `<!doctype html>
 </html>
 `;
 
-/** `/openapi.json` (generated once, from the app's own route table) and the reference page at `/docs/` (also `/docs`). */
-export function referenceRouter(api: Interface): Router {
-  const router = Router();
+/**
+ * `/openapi.json` (generated once, from the app's own route table) and the reference page at
+ * `/docs/` (also `/docs`), as routes of `router` (the interface's front: no router of their own
+ * for every request to pass through).
+ */
+export function referenceRouter(api: Interface, router: Router = Router()): Router {
   const options = DESCRIPTIONS[api];
   let document: Record<string, unknown> | null = null;
   router.get('/openapi.json', (req, res) => {

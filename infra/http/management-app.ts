@@ -27,7 +27,7 @@ import { componentsWriteRouter } from '../../write-api/components.js';
 import { componentSyncWriteRouter } from '../../write-api/component-sync.js';
 import { deliveryApisWriteRouter } from '../../write-api/delivery-apis.js';
 import { localesWriteRouter } from '../../write-api/locales.js';
-import { resourcesWriteRouter } from '../../write-api/resources.js';
+import { resourceWriteRoutes } from '../../write-api/resources.js';
 import { rolesWriteRouter } from '../../write-api/roles.js';
 import { webhooksWriteRouter } from '../../write-api/webhooks.js';
 import { fieldsWriteRouter } from '../../write-api/fields.js';
@@ -37,6 +37,7 @@ import { environmentGuard, managementAuth } from '../auth/management-auth.js';
 import { managementPermissions } from '../auth/management-permissions.js';
 import { bodyDepthGuard } from './body-depth.js';
 import { errorMiddleware, notFoundRoute } from './errors.js';
+import { routerOf } from './handler.js';
 import { jsonBodiesOnly } from './json-only.js';
 import { jsonBody, secureBodyFirst } from './raw-body.js';
 import { tenancyRouter, type TenancyHttp } from './tenancy-routes.js';
@@ -79,7 +80,7 @@ export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecr
   env.use(environmentGuard(deps.requestReads ?? deps.readStore));
   env.use(deps.tenancy.status.guard());
   env.use(managementPermissions(deps.readStore));
-  env.use(RESOURCES, resourcesWriteRouter(deps), timeTravelRouter(deps), resourcesReadRouter(deps));
+  env.use(RESOURCES, routerOf(resourceWriteRoutes(deps)), timeTravelRouter(deps), resourcesReadRouter(deps));
   env.use(REVISIONS, revisionsReadRouter(deps), revisionsWriteRouter(deps));
   for (const router of [
     environmentReplayRouter(deps),

@@ -1,4 +1,5 @@
 import type { CommandContext } from '../commands/context.js';
+import type { TenancyContext } from '../commands/tenancy-context.js';
 import type { Principal } from '../read-api/principal.js';
 
 /**
@@ -16,6 +17,8 @@ export type ApiRequest = {
   readonly principal: Principal;
   /** Who writes, in which environment, when: the metadata of every event a command appends. */
   readonly context: CommandContext;
+  /** Under `/organizations/{org}/`: the organization administrator's context (404 or 403 for anyone else, when read). */
+  readonly tenancy: TenancyContext;
 };
 
 /** What a handler answers: a status, a JSON body (none for 204) and extra headers. */
@@ -33,3 +36,6 @@ export type ApiRoute = {
   readonly path: string | readonly string[];
   readonly handler: ApiHandler;
 };
+
+/** A JSON answer. */
+export const json = (status: number, body: unknown): ApiResult => ({ status, body });

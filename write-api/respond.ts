@@ -1,4 +1,3 @@
-import type { Response } from 'express';
 import type { Position } from '../commands/ports.js';
 import type { WriteDeps } from './deps.js';
 import type { ApiResult } from './handler.js';
@@ -14,10 +13,4 @@ export async function afterWrite(deps: WriteDeps, written: Written): Promise<Api
   const applied = await deps.projections.waitFor(written.position, deps.waitTimeoutMs);
   const view = applied ? await written.read() : null;
   return view === null ? { status: 202, body: written.fallback() } : { status: written.status, body: view };
-}
-
-/** afterWrite, written to `res` (for the handlers that still write to express's response themselves). */
-export async function respondAfterWrite(deps: WriteDeps, res: Response, written: Written): Promise<void> {
-  const { status, body } = await afterWrite(deps, written);
-  res.status(status).json(body);
 }

@@ -1,11 +1,13 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Principal } from '../../read-api/principal.js';
 import { commandContext } from '../../write-api/context.js';
+import { tenancyContext } from '../../write-api/tenancy-context.js';
 import type { ApiHandler, ApiRequest, ApiResult, ApiRoute } from '../../write-api/handler.js';
 
 /** The handler's view of an express request (after authentication and the body parser). */
 export function apiRequest(req: Request, res: Response): ApiRequest {
   let context: ApiRequest['context'] | undefined;
+  let tenancy: ApiRequest['tenancy'] | undefined;
   return {
     params: req.params as Record<string, string>,
     // Express 5 parses the query string again on each read of `req.query`: read once (docs/decisions/0290).
@@ -15,6 +17,9 @@ export function apiRequest(req: Request, res: Response): ApiRequest {
     principal: res.locals.principal as Principal,
     get context() {
       return (context ??= commandContext(req, res));
+    },
+    get tenancy() {
+      return (tenancy ??= tenancyContext(req, res));
     },
   };
 }

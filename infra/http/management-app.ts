@@ -4,7 +4,7 @@ import { IncomingMessage, ServerResponse, type ServerOptions } from 'node:http';
 import type { ReadDeps } from '../../read-api/deps.js';
 import type { ReadStore } from '../../projections/ports.js';
 import { apiKeysReadRouter } from '../../read-api/api-keys.js';
-import { apiKeysWriteRouter } from '../../write-api/api-keys.js';
+import { apiKeysWriteRoutes } from '../../write-api/api-keys.js';
 import { auditEventsReadRouter, globalEventsReadRouter } from '../../read-api/audit-events.js';
 import type { AuditDeps } from '../../read-api/audit/deps.js';
 import { environmentReplayRouter, globalReplayRouter } from '../../read-api/audit/replay.js';
@@ -22,17 +22,17 @@ import { fieldsReadRouter } from '../../read-api/fields.js';
 import { revisionsReadRouter } from '../../read-api/revisions.js';
 import { schemaReadRouter } from '../../read-api/schema.js';
 import type { WriteDeps } from '../../write-api/deps.js';
-import { collectionsWriteRouter } from '../../write-api/collections.js';
-import { componentsWriteRouter } from '../../write-api/components.js';
-import { componentSyncWriteRouter } from '../../write-api/component-sync.js';
-import { deliveryApisWriteRouter } from '../../write-api/delivery-apis.js';
-import { localesWriteRouter } from '../../write-api/locales.js';
+import { collectionsWriteRoutes } from '../../write-api/collections.js';
+import { componentsWriteRoutes } from '../../write-api/components.js';
+import { componentSyncWriteRoutes } from '../../write-api/component-sync.js';
+import { deliveryApisWriteRoutes } from '../../write-api/delivery-apis.js';
+import { localesWriteRoutes } from '../../write-api/locales.js';
 import { resourceWriteRoutes } from '../../write-api/resources.js';
-import { rolesWriteRouter } from '../../write-api/roles.js';
-import { webhooksWriteRouter } from '../../write-api/webhooks.js';
-import { fieldsWriteRouter } from '../../write-api/fields.js';
-import { revisionsWriteRouter } from '../../write-api/revisions.js';
-import { schemaWriteRouter } from '../../write-api/schema.js';
+import { rolesWriteRoutes } from '../../write-api/roles.js';
+import { webhooksWriteRoutes } from '../../write-api/webhooks.js';
+import { fieldsWriteRoutes } from '../../write-api/fields.js';
+import { revisionsWriteRoutes } from '../../write-api/revisions.js';
+import { schemaWriteRoutes } from '../../write-api/schema.js';
 import { environmentGuard, managementAuth } from '../auth/management-auth.js';
 import { managementPermissions } from '../auth/management-permissions.js';
 import { bodyDepthGuard } from './body-depth.js';
@@ -81,29 +81,29 @@ export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecr
   env.use(deps.tenancy.status.guard());
   env.use(managementPermissions(deps.readStore));
   env.use(RESOURCES, routerOf(resourceWriteRoutes(deps)), timeTravelRouter(deps), resourcesReadRouter(deps));
-  env.use(REVISIONS, revisionsReadRouter(deps), revisionsWriteRouter(deps));
+  env.use(REVISIONS, revisionsReadRouter(deps), routerOf(revisionsWriteRoutes(deps)));
   for (const router of [
     environmentReplayRouter(deps),
     auditEventsReadRouter(deps),
     collectionsReadRouter(deps),
-    collectionsWriteRouter(deps),
+    routerOf(collectionsWriteRoutes(deps)),
     componentsReadRouter(deps),
-    componentsWriteRouter(deps),
-    componentSyncWriteRouter(deps),
+    routerOf(componentsWriteRoutes(deps)),
+    routerOf(componentSyncWriteRoutes(deps)),
     schemaReadRouter(deps),
-    schemaWriteRouter(deps),
+    routerOf(schemaWriteRoutes(deps)),
     fieldsReadRouter(deps),
-    fieldsWriteRouter(deps),
+    routerOf(fieldsWriteRoutes(deps)),
     deliveryApisReadRouter(deps),
-    deliveryApisWriteRouter(deps),
+    routerOf(deliveryApisWriteRoutes(deps)),
     apiKeysReadRouter(deps),
-    apiKeysWriteRouter(deps),
+    routerOf(apiKeysWriteRoutes(deps)),
     rolesReadRouter(deps),
-    rolesWriteRouter(deps),
+    routerOf(rolesWriteRoutes(deps)),
     localesReadRouter(deps),
-    localesWriteRouter(deps),
+    routerOf(localesWriteRoutes(deps)),
     webhooksReadRouter(deps),
-    webhooksWriteRouter(deps),
+    routerOf(webhooksWriteRoutes(deps)),
   ]) {
     env.use(router);
   }

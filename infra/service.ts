@@ -220,7 +220,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   };
   // The web console's files beside the operations endpoints; its CSP names the delivery origin once it listens (docs/decisions/0358).
   let deliveryOrigin = '';
-  const management = managementApp({ ...managementDeps, front: frontRouter(front, 'management'), console: consoleFiles(() => deliveryOrigin) });
+  const management = managementApp({ ...managementDeps, front: (router) => frontRouter(front, 'management', router), console: consoleFiles(() => deliveryOrigin) });
   const writeDeps = { bus, validator, projections, readStore, waitTimeoutMs: config.waitTimeoutMs, resourceQuota };
   const mcp = new LazyMcpEndpoint({ routing, readStore, auth: deliveryAuth });
   const delivery = deliveryApp({ routing, searchIndex, embedder, auth: deliveryAuth, writes: writeDeps, mcp, log, status: environmentStatus, front: frontRouter(front, 'delivery') });

@@ -1,4 +1,4 @@
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
 import helmet from 'helmet';
 import { IncomingMessage, ServerResponse, type ServerOptions } from 'node:http';
 import type { ReadDeps } from '../../read-api/deps.js';
@@ -52,13 +52,14 @@ const REVISIONS = RESOURCES.map((base) => `${base}/:resource/revisions`);
 export const BODY_LIMIT = '8mb';
 
 /** The management (command and query) interface under `/v1`. */
-export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecret: string; usedSignatures: UsedSignatures; log: (m: string, e: unknown) => void; tenancy: TenancyHttp; front?: RequestHandler; console?: RequestHandler; requestReads?: ReadStore }): Express {
+export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecret: string; usedSignatures: UsedSignatures; log: (m: string, e: unknown) => void; tenancy: TenancyHttp; front?: (router: Router) => unknown; console?: RequestHandler; requestReads?: ReadStore }): Express {
   const app = express();
   app.set('etag', false);
   app.set('x-powered-by', false);
   app.use(helmet());
   // Request ids, metrics and the operations endpoints: before credentials (docs/decisions/0110).
-  if (deps.front) app.use(deps.front);
+  // Into the app's own router: every request would otherwise leave a front router of its own at its end, and express leaves a router through `setImmediate` (a turn of the event loop).
+  deps.front?.(app.router);
   if (deps.console) app.use('/console', deps.console);
   // Credentials first: an unauthenticated request is 401 whatever its body holds.
   // A Secure signature covers the body: such requests read it first (a parse error still waits for the 401).

@@ -1,4 +1,4 @@
-import express, { Router, type Express } from 'express';
+import express, { type Express } from 'express';
 import { createServer, type Server, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CommandBus } from '../commands/command-bus.js';
@@ -36,10 +36,9 @@ import { StaticWordEmbedder } from './embeddings/static-embedder.js';
 import { prepareBodyShape } from '../read-api/delivery/search/body-schema.js';
 import { deliveryServer, type DeliveryServer } from './http/delivery-server.js';
 import { frontRouter, operationsRouter } from './http/front.js';
-import { consoleRouter } from './http/console.js';
+import { consoleFiles } from './http/console.js';
 import { closeGracefully } from './http/shutdown.js';
-import { managementApp } from './http/management-app.js';
-import { managementThinPath } from './http/management-thin-path.js';
+import { expressServerOptions, managementApp } from './http/management-app.js';
 import { createLogger, logErrors, type Logger } from './logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { projectionReports, readiness } from './observability/readiness.js';
@@ -60,8 +59,6 @@ export type Service = {
   readonly projections: Projections;
   /** Both HTTP interfaces, for what walks their route tables (tests, API documents). */
   readonly apps: { readonly management: Express; readonly delivery: DeliveryServer };
-  /** Requests the management interface's thin path answered (docs/decisions/0215). */
-  readonly managementThin: () => number;
   /** Batches the read side's thread committed; 0 when it is off (docs/decisions/0307). */
   stop(): Promise<void>;
 };
@@ -261,13 +258,11 @@ export async function startService(config: Config, logger: Logger = createLogger
   };
   // The web console's files beside the operations endpoints; its CSP names the delivery origin once it listens (docs/decisions/0358).
   let deliveryOrigin = '';
-  const management = managementApp({ ...managementDeps, front: Router().use(frontRouter(front, 'management'), consoleRouter(() => deliveryOrigin)) });
-  // Hot write routes skip express's router (docs/decisions/0215).
-  const managementListener = managementThinPath(management, { ...managementDeps, logger, metrics });
+  const management = managementApp({ ...managementDeps, front: (router) => frontRouter(front, 'management', router), console: consoleFiles(() => deliveryOrigin) });
   const writeDeps = { bus, validator, projections, readStore, waitTimeoutMs: config.waitTimeoutMs, resourceQuota };
   const mcp = new LazyMcpEndpoint({ routing, readStore, auth: deliveryAuth });
   const delivery = deliveryServer({ routing, searchIndex, embedder, auth: deliveryAuth, writes: writeDeps, cache: served, mcp, log, status: environmentStatus, front });
-  const listenManagement = (): Promise<Server> => listen(managementListener as never, config.host, config.port, managementListener.serverOptions);
+  const listenManagement = (): Promise<Server> => listen(management as never, config.host, config.port, expressServerOptions(management));
   const listenDelivery = (): Promise<Server> =>
     listen(freshFirst([deliveryIndex.consumer, readModelRunner.consumer], log, tracedListener('delivery-read', delivery.listener)) as never, config.host, config.deliveryPort);
   // A worker's port: /healthz, /readyz and /metrics only.
@@ -298,7 +293,6 @@ export async function startService(config: Config, logger: Logger = createLogger
     bootstrapCreated: prepared !== null && 'made' in prepared,
     projections,
     apps: { management, delivery },
-    managementThin: managementListener.thin,
     /** Graceful: readiness turns 503, in-flight requests finish, agent sessions end, projections commit their batch and checkpoint, stores close. */
     stop() {
       stopping ??= (async () => {

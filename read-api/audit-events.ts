@@ -50,7 +50,7 @@ const list = async (deps: ReadDeps, req: Request, filter: Filter) => {
 /** Organization (global) events, newest first by default; organization admins only. */
 export function globalEventsReadRouter(deps: ReadDeps): Router {
   const router = Router();
-  router.get('/v1/global-events/', async (req, res) => {
+  router.get('/', async (req, res) => {
     const principal = principalOf(res);
     if (!principal.is_admin) throw new DomainError('permission_denied', 'Organization admin access is required.');
     const filter = filterFor(req, { scope: 'global', organization: principal.organization }, GLOBAL_ENTITIES, [

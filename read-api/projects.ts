@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { notFound } from '../domain/errors.js';
 import type { Doc, ReadStore } from '../projections/ports.js';
 import type { ReadDeps } from './deps.js';
@@ -11,7 +11,7 @@ const environmentsOf = (store: ReadStore, project: string): Promise<Doc[]> =>
   store.collection('environments').find({ project }, { sort: [['created_at', 1], ['key', 1]] });
 
 /** The project named in the path, if the organization owns it. */
-export async function projectDoc(store: ReadStore, req: Request, organization: string, name = 'project'): Promise<Doc> {
+export async function projectDoc(store: ReadStore, req: { readonly params: unknown }, organization: string, name = 'project'): Promise<Doc> {
   const doc = await store.collection('projects').get(param(req, name));
   if (!doc || doc.organization !== organization) throw notFound('project_not_found', 'Project');
   return doc;

@@ -7,8 +7,6 @@ import { queryDatetime, queryEnum, queryString, param } from './query.js';
 import { withVectorsSize } from './vectors-size.js';
 import { resourceView } from './views.js';
 
-const BASES = ['/collections/:collection/resources', '/folders/:collection/resources'];
-const paths = (suffix: string): string[] => BASES.map((b) => `${b}${suffix}`);
 
 /** The list filters of the specification's Resources section. */
 function listFilter(req: Request, folder: string, limit: number): Filter {
@@ -37,7 +35,7 @@ function listFilter(req: Request, folder: string, limit: number): Filter {
 export function resourcesReadRouter({ readStore, searchIndex }: ReadDeps): Router {
   const router = Router({ mergeParams: true });
 
-  router.get(paths('/'), async (req, res) => {
+  router.get('/', async (req, res) => {
     const collection = await findCollection(readStore, param(req, 'env'), param(req, 'collection'));
     const page = pageParams(req.query);
     const ordering = queryEnum(req.query, 'ordering', ['created_at', '-created_at'], 'created_at');
@@ -51,14 +49,14 @@ export function resourcesReadRouter({ readStore, searchIndex }: ReadDeps): Route
     res.json(envelope(req, page, count, await Promise.all(docs.map((doc) => withVectorsSize(searchIndex, env, resourceView(doc))))));
   });
 
-  router.get(paths('/:resource/'), async (req, res) => {
+  router.get('/:resource/', async (req, res) => {
     const collection = await findCollection(readStore, param(req, 'env'), param(req, 'collection'));
     const doc = await findResource(readStore, collection.key as string, param(req, 'resource'));
     if (typeof doc.current_revision === 'string') res.set('ETag', `"${doc.current_revision}"`);
     res.json(await withVectorsSize(searchIndex, param(req, 'env'), resourceView(doc)));
   });
 
-  router.get(paths('/:resource/data/'), async (req, res) => {
+  router.get('/:resource/data/', async (req, res) => {
     const collection = await findCollection(readStore, param(req, 'env'), param(req, 'collection'));
     const resource = await findResource(readStore, collection.key as string, param(req, 'resource'));
     const current = resource.current_revision as string | null;

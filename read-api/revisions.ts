@@ -6,8 +6,6 @@ import { envelope, pageParams } from './pagination.js';
 import { param, queryEnum } from './query.js';
 import { revisionView } from './views.js';
 
-const BASES = ['/collections/:collection/resources/:resource/revisions', '/folders/:collection/resources/:resource/revisions'];
-const paths = (suffix: string): string[] => BASES.map((b) => `${b}${suffix}`);
 
 /** Revisions of a resource: list (by number), one, and its payload. */
 export function revisionsReadRouter({ readStore }: ReadDeps): Router {
@@ -17,7 +15,7 @@ export function revisionsReadRouter({ readStore }: ReadDeps): Router {
     return findResource(readStore, collection.key as string, param(req, 'resource'));
   };
 
-  router.get(paths('/'), async (req, res) => {
+  router.get('/', async (req, res) => {
     const resource = await resourceOf(req);
     const page = pageParams(req.query);
     const ordering = queryEnum(req.query, 'ordering', ['number', '-number', 'created_at', '-created_at'], 'number');
@@ -31,12 +29,12 @@ export function revisionsReadRouter({ readStore }: ReadDeps): Router {
     res.json(envelope(req, page, count, docs.map(revisionView)));
   });
 
-  router.get(paths('/:revision/'), async (req, res) => {
+  router.get('/:revision/', async (req, res) => {
     const resource = await resourceOf(req);
     res.json(revisionView(await findRevision(readStore, resource._id, param(req, 'revision'))));
   });
 
-  router.get(paths('/:revision/data/'), async (req, res) => {
+  router.get('/:revision/data/', async (req, res) => {
     const resource = await resourceOf(req);
     res.json((await findRevision(readStore, resource._id, param(req, 'revision'))).data);
   });

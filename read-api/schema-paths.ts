@@ -1,4 +1,3 @@
-import type { Request } from 'express';
 import type { SchemaRef } from '../domain/schema/events.js';
 
 /** The `:path` forms of the specification: a collection (also as `folders`) or a component. */
@@ -11,7 +10,7 @@ const VERSION_BASES = [
 export const versionPaths = (suffix: string): string[] => VERSION_BASES.map((base) => `${base}${suffix}`);
 
 /** The schema a request names, from the route parameters. */
-export function schemaRef(req: Request): SchemaRef {
+export function schemaRef(req: { readonly params: unknown }): SchemaRef {
   const { collection, component } = req.params as { collection?: string; component?: string };
   if (collection !== undefined) return { type: 'collection', key: collection };
   return { type: 'component', key: component ?? '' };

@@ -1,12 +1,11 @@
-import { Router, type Response } from 'express';
+import { json, type ApiRoute } from './handler.js';
 import { createApiKey, deleteApiKey, issueBearerToken, revokeBearerToken, updateApiKey } from '../commands/api-keys.js';
 import type { KeyKind } from '../domain/api-keys/events.js';
 import { PERMISSION_BASES } from '../read-api/permission-paths.js';
 import { param } from '../read-api/query.js';
 import { apiKeyView } from '../read-api/views.js';
-import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
-import { respondAfterWrite } from './respond.js';
+import { afterWrite } from './respond.js';
 import { documented, validator } from './validate.js';
 
 const properties = {
@@ -30,12 +29,12 @@ documented(createBody, { method: 'POST', path: '/api-keys/', in: 'body' });
 documented(updateBody, { method: 'PUT', path: '/api-keys/:key/', in: 'body' });
 
 /** Creates, updates and deletes management and delivery API keys; issues and revokes delivery bearer tokens. */
-export function apiKeysWriteRouter(deps: WriteDeps): Router {
-  const router = Router({ mergeParams: true });
+export function apiKeysWriteRoutes(deps: WriteDeps): ApiRoute[] {
+  const routes: ApiRoute[] = [];
   const keys = () => deps.readStore.collection('api_keys');
 
-  const answer = (res: Response, key: string, position: string, status: number, extra: Record<string, unknown>, fallback: () => unknown) =>
-    respondAfterWrite(deps, res, {
+  const answer = (key: string, position: string, status: number, extra: Record<string, unknown>, fallback: () => unknown) =>
+    afterWrite(deps, {
       position,
       status,
       read: async () => {
@@ -45,46 +44,46 @@ export function apiKeysWriteRouter(deps: WriteDeps): Router {
       fallback,
     });
 
-  const routes = (base: string, kind: KeyKind) => {
-    router.post(`${base}/api-keys/`, async (req, res) => {
-      const input = createBody(req.body);
-      const ctx = commandContext(req, res);
+  const keyRoutes = (base: string, kind: KeyKind) => {
+    routes.push({ method: 'post', path: `${base}/api-keys/`, handler: async (request) => {
+      const input = createBody(request.body);
+      const ctx = request.context;
       const created = await createApiKey(deps.bus, ctx, { ...input, kind });
       const shown = { key: created.key, description: input.description, public_key: created.public_key, role: input.role, spend_cap_usd: input.spend_cap_usd, created_at: ctx.now, environment: ctx.env };
       const token = kind === 'delivery' ? { bearer_token_prefix: null } : {};
-      await answer(res, created.key, created.position, 201, { secret_key: created.secret_key }, () => ({ ...shown, ...token, secret_key: created.secret_key }));
-    });
+      return answer(created.key, created.position, 201, { secret_key: created.secret_key }, () => ({ ...shown, ...token, secret_key: created.secret_key }));
+    } });
 
-    router.put(`${base}/api-keys/:key/`, async (req, res) => {
-      const input = updateBody(req.body);
-      const key = param(req, 'key');
-      const updated = await updateApiKey(deps.bus, commandContext(req, res), kind, key, input);
-      await answer(res, key, updated.position, 200, {}, () => ({ key, ...input }));
-    });
+    routes.push({ method: 'put', path: `${base}/api-keys/:key/`, handler: async (request) => {
+      const input = updateBody(request.body);
+      const key = param(request, 'key');
+      const updated = await updateApiKey(deps.bus, request.context, kind, key, input);
+      return answer(key, updated.position, 200, {}, () => ({ key, ...input }));
+    } });
 
-    router.delete(`${base}/api-keys/:key/`, async (req, res) => {
-      const deleted = await deleteApiKey(deps.bus, commandContext(req, res), kind, param(req, 'key'));
+    routes.push({ method: 'delete', path: `${base}/api-keys/:key/`, handler: async (request) => {
+      const deleted = await deleteApiKey(deps.bus, request.context, kind, param(request, 'key'));
       await deps.projections.waitFor(deleted.position, deps.waitTimeoutMs);
-      res.status(204).end();
-    });
+      return { status: 204 };
+    } });
   };
 
   for (const { base, kind } of PERMISSION_BASES) {
-    routes(base, kind);
+    keyRoutes(base, kind);
     if (kind !== 'delivery') continue;
-    router.post(`${base}/api-keys/:key/bearer-token/`, async (req, res) => {
-      const key = param(req, 'key');
-      const issued = await issueBearerToken(deps.bus, commandContext(req, res), key);
+    routes.push({ method: 'post', path: `${base}/api-keys/:key/bearer-token/`, handler: async (request) => {
+      const key = param(request, 'key');
+      const issued = await issueBearerToken(deps.bus, request.context, key);
       const shown = { key, bearer_token: issued.token, bearer_token_prefix: issued.token.slice(0, 12) };
       await deps.projections.waitFor(issued.position, deps.waitTimeoutMs);
-      res.status(201).json(shown);
-    });
-    router.delete(`${base}/api-keys/:key/bearer-token/`, async (req, res) => {
-      const revoked = await revokeBearerToken(deps.bus, commandContext(req, res), param(req, 'key'));
+      return json(201, shown);
+    } });
+    routes.push({ method: 'delete', path: `${base}/api-keys/:key/bearer-token/`, handler: async (request) => {
+      const revoked = await revokeBearerToken(deps.bus, request.context, param(request, 'key'));
       await deps.projections.waitFor(revoked.position, deps.waitTimeoutMs);
-      res.status(204).end();
-    });
+      return { status: 204 };
+    } });
   }
 
-  return router;
+  return routes;
 }

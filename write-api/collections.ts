@@ -1,13 +1,12 @@
-import { Router, type Request } from 'express';
+import type { ApiRequest, ApiRoute } from './handler.js';
 import { createCollection, deleteCollection, updateCollection } from '../commands/collections.js';
 import type { CollectionFields } from '../domain/collections/events.js';
 import type { CollectionChanges } from '../domain/collections/update.js';
 import { DomainError } from '../domain/errors.js';
 import { queryString } from '../read-api/query.js';
 import { collectionView } from '../read-api/views.js';
-import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
-import { respondAfterWrite } from './respond.js';
+import { afterWrite } from './respond.js';
 import { documented, validator } from './validate.js';
 
 type Body = {
@@ -57,8 +56,8 @@ const updateBody = validator<Partial<Body>>({ type: 'object', properties, minPro
 const ITEM = ['/collections/tree/collection/', '/folders/tree/folder/'];
 
 /** The `?key=` an item path needs, else 422. */
-function keyOf(req: Request): string {
-  const key = queryString(req.query, 'key');
+function keyOf(request: ApiRequest): string {
+  const key = queryString(request.query, 'key');
   if (key === undefined || key === '') throw new DomainError('validation_error', 'Give the collection key.', { key: ['is required'] });
   return key;
 }
@@ -68,47 +67,47 @@ documented(createBody, { method: 'POST', path: '/tree/', in: 'body' });
 documented(updateBody, { method: 'PUT', path: '/tree/collection/', in: 'body' }, { method: 'PUT', path: '/tree/folder/', in: 'body' });
 
 /** Creates, updates and deletes collections. */
-export function collectionsWriteRouter(deps: WriteDeps): Router {
-  const router = Router({ mergeParams: true });
+export function collectionsWriteRoutes(deps: WriteDeps): ApiRoute[] {
+  const routes: ApiRoute[] = [];
   const readView = async (env: string, key: string) => {
     const doc = await deps.readStore.collection('collections').get(key);
     return doc && doc.env === env ? collectionView(doc) : null;
   };
 
-  router.post(['/collections/tree/', '/folders/tree/'], async (req, res) => {
-    const { content_type: _contentType, ...input } = createBody(req.body);
-    const ctx = commandContext(req, res);
+  routes.push({ method: 'post', path: ['/collections/tree/', '/folders/tree/'], handler: async (request) => {
+    const { content_type: _contentType, ...input } = createBody(request.body);
+    const ctx = request.context;
     const created = await createCollection(deps.bus, ctx, input);
     const event = created.events[0] as { data: CollectionFields };
-    await respondAfterWrite(deps, res, {
+    return afterWrite(deps, {
       position: created.position,
       status: 201,
       read: () => readView(ctx.env, created.key),
       fallback: () => collectionView({ _id: created.key, ...event.data }),
     });
-  });
+  } });
 
-  router.put(ITEM, async (req, res) => {
-    const key = keyOf(req);
-    const { content_type: _contentType, ...changes } = updateBody(req.body);
-    const ctx = commandContext(req, res);
+  routes.push({ method: 'put', path: ITEM, handler: async (request) => {
+    const key = keyOf(request);
+    const { content_type: _contentType, ...changes } = updateBody(request.body);
+    const ctx = request.context;
     const updated = await updateCollection(deps.bus, ctx, key, changes satisfies CollectionChanges);
     const event = updated.events[0] as { data: Record<string, unknown> } | undefined;
-    await respondAfterWrite(deps, res, {
+    return afterWrite(deps, {
       position: updated.position,
       status: 200,
       read: () => readView(ctx.env, key),
       fallback: () => collectionView({ _id: key, ...event?.data, content_type: 'document' }),
     });
-  });
+  } });
 
-  router.delete(ITEM, async (req, res) => {
-    const key = keyOf(req);
-    const deleted = await deleteCollection(deps.bus, commandContext(req, res), key);
+  routes.push({ method: 'delete', path: ITEM, handler: async (request) => {
+    const key = keyOf(request);
+    const deleted = await deleteCollection(deps.bus, request.context, key);
     // 204 once the cascade is done and read; 202 when it is still running (or stopped on a fault).
     const done = await deps.projections.waitForCascade(deleted.position, deps.waitTimeoutMs);
-    res.status(done ? 204 : 202).end();
-  });
+    return { status: done ? 204 : 202 };
+  } });
 
-  return router;
+  return routes;
 }

@@ -1,12 +1,11 @@
-import { Router } from 'express';
+import type { ApiRoute } from './handler.js';
 import { createComponent, deleteComponent, updateComponent } from '../commands/components.js';
 import type { ComponentFields } from '../domain/components/events.js';
 import { COMPONENT } from '../read-api/components.js';
 import { param } from '../read-api/query.js';
 import { componentView } from '../read-api/views.js';
-import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
-import { respondAfterWrite } from './respond.js';
+import { afterWrite } from './respond.js';
 import { documented, validator } from './validate.js';
 
 const name = { type: 'string', minLength: 1, maxLength: 255 };
@@ -31,44 +30,44 @@ documented(createBody, { method: 'POST', path: '/components/', in: 'body' });
 documented(updateBody, { method: 'PUT', path: '/components/:component/', in: 'body' });
 
 /** Components: create, update, delete. */
-export function componentsWriteRouter(deps: WriteDeps): Router {
-  const router = Router({ mergeParams: true });
+export function componentsWriteRoutes(deps: WriteDeps): ApiRoute[] {
+  const routes: ApiRoute[] = [];
   const read = (env: string, key: string) => async () => {
     const doc = await deps.readStore.collection('components').get(key);
     return doc && doc.env === env ? componentView(doc) : null;
   };
 
-  router.post('/components/', async (req, res) => {
-    const input = createBody(req.body);
-    const ctx = commandContext(req, res);
+  routes.push({ method: 'post', path: '/components/', handler: async (request) => {
+    const input = createBody(request.body);
+    const ctx = request.context;
     const created = await createComponent(deps.bus, ctx, input);
     const event = created.events[0] as { data: ComponentFields };
-    await respondAfterWrite(deps, res, {
+    return afterWrite(deps, {
       position: created.position,
       status: 201,
       read: read(ctx.env, created.key),
       fallback: () => componentView({ _id: created.key, ...event.data, current_version: null }),
     });
-  });
+  } });
 
-  router.put(COMPONENT, async (req, res) => {
-    const input = updateBody(req.body);
-    const ctx = commandContext(req, res);
-    const key = param(req, 'component');
+  routes.push({ method: 'put', path: COMPONENT, handler: async (request) => {
+    const input = updateBody(request.body);
+    const ctx = request.context;
+    const key = param(request, 'component');
     const updated = await updateComponent(deps.bus, ctx, key, input);
-    await respondAfterWrite(deps, res, {
+    return afterWrite(deps, {
       position: updated.position,
       status: 200,
       read: read(ctx.env, key),
       fallback: () => ({ key, ...input }),
     });
-  });
+  } });
 
-  router.delete(COMPONENT, async (req, res) => {
-    const deleted = await deleteComponent(deps.bus, commandContext(req, res), param(req, 'component'));
+  routes.push({ method: 'delete', path: COMPONENT, handler: async (request) => {
+    const deleted = await deleteComponent(deps.bus, request.context, param(request, 'component'));
     await deps.projections.waitFor(deleted.position, deps.waitTimeoutMs);
-    res.status(204).end();
-  });
+    return { status: 204 };
+  } });
 
-  return router;
+  return routes;
 }

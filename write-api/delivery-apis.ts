@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import type { ApiRequest, ApiRoute } from './handler.js';
 import {
   connectCollection,
   createApi,
@@ -18,9 +18,8 @@ import { connectionId } from '../projections/delivery-apis.js';
 import { param } from '../read-api/query.js';
 import { apiView } from '../read-api/views.js';
 import { connectionDetails } from '../read-api/connection-details.js';
-import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
-import { respondAfterWrite } from './respond.js';
+import { afterWrite } from './respond.js';
 import { documented, validator } from './validate.js';
 
 const apiProperties = {
@@ -101,8 +100,8 @@ documented(connectBody, { method: 'POST', path: '/api/:api/collections/', in: 'b
 documented(updateConnectionBody, { method: 'PUT', path: '/api/:api/collections/:collection/', in: 'body' }, { method: 'PUT', path: '/api/:api/folders/:collection/', in: 'body' });
 
 /** Delivery APIs (create, update, patch, delete) and their collection connections. */
-export function deliveryApisWriteRouter(deps: WriteDeps): Router {
-  const router = Router({ mergeParams: true });
+export function deliveryApisWriteRoutes(deps: WriteDeps): ApiRoute[] {
+  const routes: ApiRoute[] = [];
   const apiDoc = async (key: string) => {
     const doc = await deps.readStore.collection('apis').get(key);
     return doc ? apiView(doc) : null;
@@ -111,18 +110,18 @@ export function deliveryApisWriteRouter(deps: WriteDeps): Router {
     const doc = await deps.readStore.collection('api_connections').get(connectionId(api, folder));
     return doc ? connectionDetails(deps, env, doc) : null;
   };
-  const apiAnswer = async (res: Response, written: { position: string; state: unknown }, key: string, status: number) => {
+  const apiAnswer = async (written: { position: string; state: unknown }, key: string, status: number) => {
     const state = written.state as { apis: Record<string, ApiFields> };
     const fields = own(state.apis, key);
-    await respondAfterWrite(deps, res, { position: written.position, status, read: () => apiDoc(key), fallback: () => (fields ? apiView({ _id: key, ...fields }) : { key }) });
+    return afterWrite(deps, { position: written.position, status, read: () => apiDoc(key), fallback: () => (fields ? apiView({ _id: key, ...fields }) : { key }) });
   };
-  const connectionAnswer = async (req: Request, res: Response, written: { position: string; state: unknown }, folder: string, status: number) => {
-    const api = param(req, 'api');
-    const env = param(req, 'env');
+  const connectionAnswer = async (request: ApiRequest, written: { position: string; state: unknown }, folder: string, status: number) => {
+    const api = param(request, 'api');
+    const env = param(request, 'env');
     const state = written.state as { apis: Record<string, { connections: Record<string, ConnectionFields> }> };
     const target = own(state.apis, api);
     const fields = target ? own(target.connections, folder) : undefined;
-    await respondAfterWrite(deps, res, {
+    return afterWrite(deps, {
       position: written.position,
       status,
       read: () => connectionDoc(env, api, folder),
@@ -130,50 +129,50 @@ export function deliveryApisWriteRouter(deps: WriteDeps): Router {
     });
   };
 
-  router.post('/api/', async (req, res) => {
-    const input = createBody(req.body);
-    const created = await createApi(deps.bus, commandContext(req, res), { ...input, cors_origins: normalizeCorsOrigins(input.cors_origins) });
-    await apiAnswer(res, created, created.key, 201);
-  });
+  routes.push({ method: 'post', path: '/api/', handler: async (request) => {
+    const input = createBody(request.body);
+    const created = await createApi(deps.bus, request.context, { ...input, cors_origins: normalizeCorsOrigins(input.cors_origins) });
+    return apiAnswer(created, created.key, 201);
+  } });
 
-  router.put(API, async (req, res) => {
-    const input = updateBody(req.body);
+  routes.push({ method: 'put', path: API, handler: async (request) => {
+    const input = updateBody(request.body);
     const changes = input.cors_origins === undefined ? input : { ...input, cors_origins: normalizeCorsOrigins(input.cors_origins) };
-    await apiAnswer(res, await updateApi(deps.bus, commandContext(req, res), param(req, 'api'), changes), param(req, 'api'), 200);
-  });
+    return apiAnswer(await updateApi(deps.bus, request.context, param(request, 'api'), changes), param(request, 'api'), 200);
+  } });
 
-  router.patch(API, async (req, res) => {
-    const input = patchBody(req.body);
-    await apiAnswer(res, await updateApi(deps.bus, commandContext(req, res), param(req, 'api'), input), param(req, 'api'), 200);
-  });
+  routes.push({ method: 'patch', path: API, handler: async (request) => {
+    const input = patchBody(request.body);
+    return apiAnswer(await updateApi(deps.bus, request.context, param(request, 'api'), input), param(request, 'api'), 200);
+  } });
 
-  router.delete(API, async (req, res) => {
-    const deleted = await deleteApi(deps.bus, commandContext(req, res), param(req, 'api'));
+  routes.push({ method: 'delete', path: API, handler: async (request) => {
+    const deleted = await deleteApi(deps.bus, request.context, param(request, 'api'));
     await deps.projections.waitFor(deleted.position, deps.waitTimeoutMs);
-    res.status(204).end();
-  });
+    return { status: 204 };
+  } });
 
-  router.post(CONNECTIONS, async (req, res) => {
-    const input = connectBody(req.body);
-    const connected = await connectCollection(deps.bus, commandContext(req, res), param(req, 'api'), input);
-    await connectionAnswer(req, res, connected, input.folder, 201);
-  });
+  routes.push({ method: 'post', path: CONNECTIONS, handler: async (request) => {
+    const input = connectBody(request.body);
+    const connected = await connectCollection(deps.bus, request.context, param(request, 'api'), input);
+    return connectionAnswer(request, connected, input.folder, 201);
+  } });
 
-  router.put(CONNECTION, async (req, res) => {
-    const input = updateConnectionBody(req.body);
+  routes.push({ method: 'put', path: CONNECTION, handler: async (request) => {
+    const input = updateConnectionBody(request.body);
     if ((input.unscoped_levels === undefined) !== (input.unscoped_ancestors === undefined)) {
       throw new DomainError('validation_error', 'unscoped_levels and unscoped_ancestors are sent together.', { unscoped_levels: ['send with unscoped_ancestors'] });
     }
-    const folder = param(req, 'collection');
-    const updated = await updateConnection(deps.bus, commandContext(req, res), param(req, 'api'), folder, input);
-    await connectionAnswer(req, res, updated, folder, 200);
-  });
+    const folder = param(request, 'collection');
+    const updated = await updateConnection(deps.bus, request.context, param(request, 'api'), folder, input);
+    return connectionAnswer(request, updated, folder, 200);
+  } });
 
-  router.delete(CONNECTION, async (req, res) => {
-    const done = await disconnectCollection(deps.bus, commandContext(req, res), param(req, 'api'), param(req, 'collection'));
+  routes.push({ method: 'delete', path: CONNECTION, handler: async (request) => {
+    const done = await disconnectCollection(deps.bus, request.context, param(request, 'api'), param(request, 'collection'));
     await deps.projections.waitFor(done.position, deps.waitTimeoutMs);
-    res.status(204).end();
-  });
+    return { status: 204 };
+  } });
 
-  return router;
+  return routes;
 }

@@ -1,12 +1,12 @@
-import { Router, type Response } from 'express';
+import type { ApiRoute } from './handler.js';
 import { createEnvironment, deleteEnvironment, protectEnvironment, toggleEnvironment, updateEnvironment } from '../commands/environments.js';
 import type { Position } from '../commands/ports.js';
 import { PROTECTION_LEVELS, type ProtectionLevel } from '../domain/environment/events.js';
 import { param } from '../read-api/query.js';
 import { environmentView } from '../read-api/tenancy-views.js';
 import type { WriteDeps } from './deps.js';
-import { respondAfterWrite } from './respond.js';
-import { existingTenancy, tenancyContext } from './tenancy-context.js';
+import { afterWrite } from './respond.js';
+import { existingTenancy } from './tenancy-context.js';
 import { validator } from './validate.js';
 
 const name = { type: 'string', minLength: 1, maxLength: 255 };
@@ -30,11 +30,11 @@ const protectionBody = validator<{ protection_level: ProtectionLevel; protection
 const BASE = '/organizations/:org/projects/:project/environments';
 
 /** Environments: create (empty, under the plan's quota), PUT, DELETE, toggle and protection. */
-export function environmentsWriteRouter(deps: WriteDeps): Router {
-  const router = Router();
+export function environmentsWriteRoutes(deps: WriteDeps): ApiRoute[] {
+  const routes: ApiRoute[] = [];
   const existing = existingTenancy(deps.readStore);
-  const answer = (res: Response, key: string, position: Position, status: number) =>
-    respondAfterWrite(deps, res, {
+  const answer = (key: string, position: Position, status: number) =>
+    afterWrite(deps, {
       position,
       status,
       read: async () => {
@@ -44,39 +44,39 @@ export function environmentsWriteRouter(deps: WriteDeps): Router {
       fallback: () => ({ key }),
     });
 
-  router.post(`${BASE}/`, async (req, res) => {
-    const ctx = tenancyContext(req, res);
-    const { name: envName } = nameBody(req.body);
-    const created = await createEnvironment(deps.bus, existing, ctx, param(req, 'project'), envName);
-    await answer(res, created.key, created.position, 201);
-  });
+  routes.push({ method: 'post', path: `${BASE}/`, handler: async (request) => {
+    const ctx = request.tenancy;
+    const { name: envName } = nameBody(request.body);
+    const created = await createEnvironment(deps.bus, existing, ctx, param(request, 'project'), envName);
+    return answer(created.key, created.position, 201);
+  } });
 
-  router.put(`${BASE}/:environment/`, async (req, res) => {
-    const ctx = tenancyContext(req, res);
-    const { name: envName } = nameBody(req.body);
-    const key = param(req, 'environment');
-    await answer(res, key, (await updateEnvironment(deps.bus, ctx, param(req, 'project'), key, envName)).position, 200);
-  });
+  routes.push({ method: 'put', path: `${BASE}/:environment/`, handler: async (request) => {
+    const ctx = request.tenancy;
+    const { name: envName } = nameBody(request.body);
+    const key = param(request, 'environment');
+    return answer(key, (await updateEnvironment(deps.bus, ctx, param(request, 'project'), key, envName)).position, 200);
+  } });
 
-  router.post(`${BASE}/:environment/toggle/`, async (req, res) => {
-    const ctx = tenancyContext(req, res);
-    const { is_enabled } = toggleBody(req.body);
-    const key = param(req, 'environment');
-    await answer(res, key, (await toggleEnvironment(deps.bus, ctx, param(req, 'project'), key, is_enabled)).position, 200);
-  });
+  routes.push({ method: 'post', path: `${BASE}/:environment/toggle/`, handler: async (request) => {
+    const ctx = request.tenancy;
+    const { is_enabled } = toggleBody(request.body);
+    const key = param(request, 'environment');
+    return answer(key, (await toggleEnvironment(deps.bus, ctx, param(request, 'project'), key, is_enabled)).position, 200);
+  } });
 
-  router.patch(`${BASE}/:environment/protection/`, async (req, res) => {
-    const ctx = tenancyContext(req, res);
-    const input = protectionBody(req.body);
-    const key = param(req, 'environment');
-    await answer(res, key, (await protectEnvironment(deps.bus, ctx, param(req, 'project'), key, input)).position, 200);
-  });
+  routes.push({ method: 'patch', path: `${BASE}/:environment/protection/`, handler: async (request) => {
+    const ctx = request.tenancy;
+    const input = protectionBody(request.body);
+    const key = param(request, 'environment');
+    return answer(key, (await protectEnvironment(deps.bus, ctx, param(request, 'project'), key, input)).position, 200);
+  } });
 
-  router.delete(`${BASE}/:environment/`, async (req, res) => {
-    const position = await deleteEnvironment(deps.bus, tenancyContext(req, res), param(req, 'project'), param(req, 'environment'));
+  routes.push({ method: 'delete', path: `${BASE}/:environment/`, handler: async (request) => {
+    const position = await deleteEnvironment(deps.bus, request.tenancy, param(request, 'project'), param(request, 'environment'));
     await deps.projections.waitFor(position, deps.waitTimeoutMs);
-    res.status(204).end();
-  });
+    return { status: 204 };
+  } });
 
-  return router;
+  return routes;
 }

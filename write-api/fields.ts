@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { ApiRoute } from './handler.js';
 import { createField, deleteField, updateField, type FieldInput } from '../commands/fields.js';
 import { DomainError } from '../domain/errors.js';
 import type { FieldChanges } from '../domain/schema/field-commands.js';
@@ -7,9 +7,8 @@ import { fieldId } from '../projections/schema-versions.js';
 import { param, queryString } from '../read-api/query.js';
 import { schemaRef, versionPaths as paths } from '../read-api/schema-paths.js';
 import { fieldView } from '../read-api/views.js';
-import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
-import { respondAfterWrite } from './respond.js';
+import { afterWrite } from './respond.js';
 import { documented, validator } from './validate.js';
 
 const KEY = '^[A-Za-z0-9_-]+$';
@@ -76,47 +75,47 @@ documented(createBody, { method: 'POST', path: '/schema/tree/', in: 'body' });
 documented(updateBody, { method: 'PUT', path: '/schema/tree/field/', in: 'body' });
 
 /** Fields of a draft schema version: create on the tree, update and delete at `schema/tree/field/?path=`. */
-export function fieldsWriteRouter(deps: WriteDeps): Router {
-  const router = Router({ mergeParams: true });
+export function fieldsWriteRoutes(deps: WriteDeps): ApiRoute[] {
+  const routes: ApiRoute[] = [];
   const read = (version: string, path: string) => async () => {
     const doc = await deps.readStore.collection('schema_fields').get(fieldId(version, path));
     return doc ? fieldView(doc) : null;
   };
 
-  router.post(paths('/:version/schema/tree/'), async (req, res) => {
-    const input = createBody(req.body);
-    const ctx = commandContext(req, res);
-    const version = param(req, 'version');
-    const created = await createField(deps.bus, ctx, schemaRef(req), version, input);
-    await respondAfterWrite(deps, res, {
+  routes.push({ method: 'post', path: paths('/:version/schema/tree/'), handler: async (request) => {
+    const input = createBody(request.body);
+    const ctx = request.context;
+    const version = param(request, 'version');
+    const created = await createField(deps.bus, ctx, schemaRef(request), version, input);
+    return afterWrite(deps, {
       position: created.position,
       status: 201,
       read: read(version, created.path),
       fallback: () => ({ ...input, path: created.path }),
     });
-  });
+  } });
 
-  router.put(paths('/:version/schema/tree/field/'), async (req, res) => {
-    const path = fieldPath(req.query);
-    const changes = updateBody(req.body);
-    const ctx = commandContext(req, res);
-    const version = param(req, 'version');
-    const updated = await updateField(deps.bus, ctx, schemaRef(req), version, path, changes);
-    await respondAfterWrite(deps, res, {
+  routes.push({ method: 'put', path: paths('/:version/schema/tree/field/'), handler: async (request) => {
+    const path = fieldPath(request.query);
+    const changes = updateBody(request.body);
+    const ctx = request.context;
+    const version = param(request, 'version');
+    const updated = await updateField(deps.bus, ctx, schemaRef(request), version, path, changes);
+    return afterWrite(deps, {
       position: updated.position,
       status: 200,
       read: read(version, updated.path),
       fallback: () => ({ ...changes, path: updated.path }),
     });
-  });
+  } });
 
-  router.delete(paths('/:version/schema/tree/field/'), async (req, res) => {
-    const path = fieldPath(req.query);
-    const ctx = commandContext(req, res);
-    const deleted = await deleteField(deps.bus, ctx, schemaRef(req), param(req, 'version'), path);
+  routes.push({ method: 'delete', path: paths('/:version/schema/tree/field/'), handler: async (request) => {
+    const path = fieldPath(request.query);
+    const ctx = request.context;
+    const deleted = await deleteField(deps.bus, ctx, schemaRef(request), param(request, 'version'), path);
     await deps.projections.waitFor(deleted.position, deps.waitTimeoutMs);
-    res.status(204).end();
-  });
+    return { status: 204 };
+  } });
 
-  return router;
+  return routes;
 }

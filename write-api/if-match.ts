@@ -1,4 +1,3 @@
-import type { Request } from 'express';
 import { KEY_PATTERN } from '../commands/keys.js';
 import { DomainError } from '../domain/errors.js';
 
@@ -6,11 +5,10 @@ const invalid = (reason: string): DomainError =>
   new DomainError('invalid_revision_precondition', `If-Match ${reason}.`, { 'If-Match': [reason] });
 
 /**
- * The revision key an upsert expects to be current, or null without the header. Quotes are
+ * The revision key an upsert expects to be current (the `If-Match` header's value), or null without the header. Quotes are
  * stripped; a weak validator, `*`, a list or anything not shaped like a revision key is 422.
  */
-export function ifMatch(req: Request): string | null {
-  const raw = req.get('if-match');
+export function ifMatch(raw: string | undefined): string | null {
   if (raw === undefined) return null;
   const value = raw.trim();
   if (value.startsWith('W/')) throw invalid('does not support weak validators');

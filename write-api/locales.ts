@@ -1,13 +1,12 @@
-import { Router } from 'express';
+import type { ApiRoute } from './handler.js';
 import { createLocale, deleteLocale, updateLocale, type LocaleInput } from '../commands/locales.js';
 import { DomainError } from '../domain/errors.js';
 import type { LocaleFields } from '../domain/locales/events.js';
 import { localeId } from '../projections/locales.js';
 import { param } from '../read-api/query.js';
 import { localeView } from '../read-api/views.js';
-import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
-import { respondAfterWrite } from './respond.js';
+import { afterWrite } from './respond.js';
 import { documented, validator } from './validate.js';
 
 const properties = {
@@ -32,11 +31,11 @@ documented(createBody, { method: 'POST', path: '/locales/', in: 'body' });
 documented(updateBody, { method: 'PUT', path: '/locales/:code/', in: 'body' });
 
 /** Creates, updates and deletes locales. */
-export function localesWriteRouter(deps: WriteDeps): Router {
-  const router = Router({ mergeParams: true });
-  const answer = async (env: string, code: string, written: { position: string; events: readonly unknown[] }, status: number, res: Parameters<typeof respondAfterWrite>[1]) => {
+export function localesWriteRoutes(deps: WriteDeps): ApiRoute[] {
+  const routes: ApiRoute[] = [];
+  const answer = async (env: string, code: string, written: { position: string; events: readonly unknown[] }, status: number) => {
     const own = written.events.find((e) => (e as { data: LocaleFields }).data.code === code) as { data: LocaleFields } | undefined;
-    await respondAfterWrite(deps, res, {
+    return afterWrite(deps, {
       position: written.position,
       status,
       read: async () => {
@@ -47,27 +46,27 @@ export function localesWriteRouter(deps: WriteDeps): Router {
     });
   };
 
-  router.post('/locales/', async (req, res) => {
-    const input = createBody(req.body);
-    const ctx = commandContext(req, res);
-    await answer(ctx.env, input.code, await createLocale(deps.bus, ctx, input), 201, res);
-  });
+  routes.push({ method: 'post', path: '/locales/', handler: async (request) => {
+    const input = createBody(request.body);
+    const ctx = request.context;
+    return answer(ctx.env, input.code, await createLocale(deps.bus, ctx, input), 201);
+  } });
 
-  router.put('/locales/:code/', async (req, res) => {
-    const { code: sent, ...changes } = updateBody(req.body);
-    const code = param(req, 'code');
+  routes.push({ method: 'put', path: '/locales/:code/', handler: async (request) => {
+    const { code: sent, ...changes } = updateBody(request.body);
+    const code = param(request, 'code');
     if (sent !== undefined && sent !== code) {
       throw new DomainError('validation_error', 'A locale code cannot change; create a new locale instead.', { code: ['cannot be changed'] });
     }
-    const ctx = commandContext(req, res);
-    await answer(ctx.env, code, await updateLocale(deps.bus, ctx, code, changes), 200, res);
-  });
+    const ctx = request.context;
+    return answer(ctx.env, code, await updateLocale(deps.bus, ctx, code, changes), 200);
+  } });
 
-  router.delete('/locales/:code/', async (req, res) => {
-    const deleted = await deleteLocale(deps.bus, commandContext(req, res), param(req, 'code'));
+  routes.push({ method: 'delete', path: '/locales/:code/', handler: async (request) => {
+    const deleted = await deleteLocale(deps.bus, request.context, param(request, 'code'));
     await deps.projections.waitFor(deleted.position, deps.waitTimeoutMs);
-    res.status(204).end();
-  });
+    return { status: 204 };
+  } });
 
-  return router;
+  return routes;
 }

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { ApiRoute } from './handler.js';
 import { changePlan, updateOrganization } from '../commands/organizations.js';
 import { DomainError, notFound } from '../domain/errors.js';
 import type { OrganizationDetails } from '../domain/organization/events.js';
@@ -7,8 +7,7 @@ import type { BillingSettings } from '../domain/billing.js';
 import { param } from '../read-api/query.js';
 import { organizationView, planView } from '../read-api/tenancy-views.js';
 import type { WriteDeps } from './deps.js';
-import { respondAfterWrite } from './respond.js';
-import { tenancyContext } from './tenancy-context.js';
+import { afterWrite } from './respond.js';
 import { validator } from './validate.js';
 
 const text = { type: ['string', 'null'], maxLength: 255 };
@@ -29,18 +28,18 @@ const detailsBody = validator<Partial<OrganizationDetails>>({
 });
 
 /** PUT of the organization's details and the plan switch. */
-export function organizationsWriteRouter(deps: WriteDeps & { readonly billing: BillingSettings }): Router {
-  const router = Router();
+export function organizationsWriteRoutes(deps: WriteDeps & { readonly billing: BillingSettings }): ApiRoute[] {
+  const routes: ApiRoute[] = [];
   const read = async (org: string) => {
     const doc = await deps.readStore.collection('organizations').get(org);
     if (!doc) throw notFound('not_found', 'Organization');
     return doc;
   };
 
-  router.put('/organizations/:org/', async (req, res) => {
-    const ctx = tenancyContext(req, res);
-    const written = await updateOrganization(deps.bus, ctx, detailsBody(req.body));
-    await respondAfterWrite(deps, res, {
+  routes.push({ method: 'put', path: '/organizations/:org/', handler: async (request) => {
+    const ctx = request.tenancy;
+    const written = await updateOrganization(deps.bus, ctx, detailsBody(request.body));
+    return afterWrite(deps, {
       position: written.position,
       status: 200,
       read: async () => {
@@ -49,16 +48,16 @@ export function organizationsWriteRouter(deps: WriteDeps & { readonly billing: B
       },
       fallback: () => ({ key: ctx.organization }),
     });
-  });
+  } });
 
-  router.post('/organizations/:org/plan/:code/', async (req, res) => {
-    const ctx = tenancyContext(req, res);
-    const code = param(req, 'code');
+  routes.push({ method: 'post', path: '/organizations/:org/plan/:code/', handler: async (request) => {
+    const ctx = request.tenancy;
+    const code = param(request, 'code');
     if (!(PLAN_CODES as readonly string[]).includes(code)) {
       throw new DomainError('validation_error', `Unknown plan ${code}.`, { plan_code: [`must be one of ${PLAN_CODES.join(', ')}`] });
     }
     const written = await changePlan(deps.bus, ctx, code as PlanCode);
-    await respondAfterWrite(deps, res, {
+    return afterWrite(deps, {
       position: written.position,
       status: 200,
       read: async () => {
@@ -67,7 +66,7 @@ export function organizationsWriteRouter(deps: WriteDeps & { readonly billing: B
       },
       fallback: () => ({ active_plan: planView(code as PlanCode, deps.billing, ctx.now), next_plan: null }),
     });
-  });
+  } });
 
-  return router;
+  return routes;
 }

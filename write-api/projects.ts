@@ -1,12 +1,12 @@
-import { Router } from 'express';
+import type { ApiRoute } from './handler.js';
 import { createProject, deleteProject, updateProject } from '../commands/projects.js';
 import { DomainError } from '../domain/errors.js';
 import { REGIONS, regionOf } from '../domain/regions.js';
 import { projectDoc, projectRead } from '../read-api/projects.js';
 import { param } from '../read-api/query.js';
 import type { WriteDeps } from './deps.js';
-import { respondAfterWrite } from './respond.js';
-import { existingTenancy, tenancyContext } from './tenancy-context.js';
+import { afterWrite } from './respond.js';
+import { existingTenancy } from './tenancy-context.js';
 import { validator } from './validate.js';
 
 type ProjectBody = { name: string; region: string; gdpr: boolean };
@@ -30,17 +30,17 @@ const updateBody = validator<Partial<ProjectBody>>({
 const regionCode = (value: unknown): string => (typeof value === 'string' ? value : String((value as { code: string }).code));
 
 /** Projects: create (with their production environment, under the plan's projects quota), PUT, DELETE. */
-export function projectsWriteRouter(deps: WriteDeps): Router {
-  const router = Router();
+export function projectsWriteRoutes(deps: WriteDeps): ApiRoute[] {
+  const routes: ApiRoute[] = [];
   const existing = existingTenancy(deps.readStore);
 
-  router.post('/organizations/:org/projects/', async (req, res) => {
-    const ctx = tenancyContext(req, res);
-    const body = createBody(req.body);
+  routes.push({ method: 'post', path: '/organizations/:org/projects/', handler: async (request) => {
+    const ctx = request.tenancy;
+    const body = createBody(request.body);
     const code = regionCode(body.region);
     if (!regionOf(code)) throw new DomainError('validation_error', `Unknown region ${code}.`, { region: [`must be one of ${REGIONS.map((r) => r.code).join(', ')}`] });
     const created = await createProject(deps.bus, existing, ctx, { name: body.name, gdpr: body.gdpr, region: code });
-    await respondAfterWrite(deps, res, {
+    return afterWrite(deps, {
       position: created.position,
       status: 201,
       read: async () => {
@@ -49,18 +49,18 @@ export function projectsWriteRouter(deps: WriteDeps): Router {
       },
       fallback: () => ({ key: created.key, name: body.name, organization: ctx.organization, environments: [{ key: created.environment }] }),
     });
-  });
+  } });
 
-  router.put('/organizations/:org/projects/:project/', async (req, res) => {
-    const ctx = tenancyContext(req, res);
-    const { region: sent, ...changes } = updateBody(req.body);
-    const current = await projectDoc(deps.readStore, req, ctx.organization);
+  routes.push({ method: 'put', path: '/organizations/:org/projects/:project/', handler: async (request) => {
+    const ctx = request.tenancy;
+    const { region: sent, ...changes } = updateBody(request.body);
+    const current = await projectDoc(deps.readStore, request, ctx.organization);
     if (sent !== undefined && regionCode(sent) !== current.region) {
       throw new DomainError('validation_error', 'The region of a project is chosen at creation and cannot change.', { region: ['cannot be changed'] });
     }
-    const key = param(req, 'project');
+    const key = param(request, 'project');
     const written = await updateProject(deps.bus, ctx, key, changes);
-    await respondAfterWrite(deps, res, {
+    return afterWrite(deps, {
       position: written.position,
       status: 200,
       read: async () => {
@@ -69,13 +69,13 @@ export function projectsWriteRouter(deps: WriteDeps): Router {
       },
       fallback: () => ({ key }),
     });
-  });
+  } });
 
-  router.delete('/organizations/:org/projects/:project/', async (req, res) => {
-    const position = await deleteProject(deps.bus, tenancyContext(req, res), param(req, 'project'));
+  routes.push({ method: 'delete', path: '/organizations/:org/projects/:project/', handler: async (request) => {
+    const position = await deleteProject(deps.bus, request.tenancy, param(request, 'project'));
     await deps.projections.waitFor(position, deps.waitTimeoutMs);
-    res.status(204).end();
-  });
+    return { status: 204 };
+  } });
 
-  return router;
+  return routes;
 }

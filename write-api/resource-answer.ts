@@ -1,11 +1,10 @@
-import type { Response } from 'express';
 import type { Position } from '../commands/ports.js';
 import type { ResourceState } from '../domain/resource/decider.js';
 import { withVectorsSize } from '../read-api/vectors-size.js';
 import { resourceView } from '../read-api/views.js';
 import type { WriteDeps } from './deps.js';
-import { sendJson } from './json-answer.js';
-import { respondAfterWrite } from './respond.js';
+import type { ApiResult } from './handler.js';
+import { afterWrite } from './respond.js';
 
 /** The resource object as the decider left it: the answer when the read side is not there yet. */
 function stateView(state: ResourceState): Record<string, unknown> | null {
@@ -20,19 +19,15 @@ function stateView(state: ResourceState): Record<string, unknown> | null {
  */
 export async function answerResource(
   deps: WriteDeps,
-  res: Response,
   written: { readonly position: Position; readonly state: unknown; readonly key: string },
   status: number,
   wait = true,
-): Promise<void> {
+): Promise<ApiResult> {
   const state = written.state as ResourceState;
-  if (state.status === 'active' && state.current !== null) res.set('ETag', `"${state.current}"`);
+  const headers = state.status === 'active' && state.current !== null ? { ETag: `"${state.current}"` } : undefined;
   const fallback = () => stateView(state) ?? { key: written.key };
-  if (!wait) {
-    sendJson(res, 202, fallback());
-    return;
-  }
-  await respondAfterWrite(deps, res, {
+  if (!wait) return { status: 202, body: fallback(), headers };
+  const answer = await afterWrite(deps, {
     position: written.position,
     status,
     read: async () => {
@@ -44,4 +39,5 @@ export async function answerResource(
     },
     fallback,
   });
+  return { ...answer, headers };
 }

@@ -1,16 +1,13 @@
-import { Router, type RequestHandler } from 'express';
 import { createResource, deleteResource, updateResourceMetadata } from '../commands/resources.js';
 import { upsertResource } from '../commands/upsert.js';
 import { DomainError } from '../domain/errors.js';
 import { param, queryBool, queryString } from '../read-api/query.js';
-import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
+import type { ApiHandler, ApiRequest, ApiRoute } from './handler.js';
 import { ifMatch } from './if-match.js';
 import { answerResource } from './resource-answer.js';
 import { documented, validator } from './validate.js';
 
-const BASES = ['/collections/:collection/resources', '/folders/:collection/resources'];
-const paths = (suffix: string): string[] => BASES.map((b) => `${b}${suffix}`);
 
 type Body = {
   data: Record<string, unknown>;
@@ -64,83 +61,72 @@ documented(upsertBody, { method: 'PUT', path: '/resources/', in: 'body' });
 documented(externalIdQuery, { method: 'POST', path: '/resources/', in: 'query' }, { method: 'PUT', path: '/resources/', in: 'query' });
 documented(metadataBody, { method: 'PUT', path: '/resources/:resource/', in: 'body' });
 
-/**
- * `POST .../resources/`: the handler of the route, also run by the management front's thin
- * path (docs/decisions/0215) without express's router.
- */
-export function createResourceHandler(deps: WriteDeps): RequestHandler {
-  return async (req, res) => {
-    const { external_id: inBody, ...input } = createBody(req.body);
-    // Express 5 parses the query string again on each read of `req.query`: read it once (docs/decisions/0290).
-    const query = req.query;
+/** `POST .../resources/`. */
+export function createResourceHandler(deps: WriteDeps): ApiHandler {
+  return async (request) => {
+    const { query } = request;
+    const { external_id: inBody, ...input } = createBody(request.body);
     const { external_id: inQuery } = externalIdQuery({ external_id: query.external_id });
     if (inQuery !== undefined && inBody !== undefined && inBody !== null && inQuery !== inBody) {
       throw new DomainError('validation_error', 'external_id is given twice with different values.', { external_id: ['differs between the query and the body'] });
     }
     const external_id = inQuery ?? inBody ?? undefined;
     const wait = queryBool(query, 'wait', true);
-    const ctx = commandContext(req, res);
     // `...{}` first: an object literal that starts with a spread and adds properties after it is slow in V8 (Node 20, docs/decisions/0323).
-    const created = await createResource(deps.bus, deps.validator, ctx, { ...{}, ...input, folder: param(req, 'collection'), external_id: external_id ?? null }, deps.resourceQuota);
-    await answerResource(deps, res, created, 201, wait);
+    const created = await createResource(deps.bus, deps.validator, request.context, { ...{}, ...input, folder: param(request, 'collection'), external_id: external_id ?? null }, deps.resourceQuota);
+    return answerResource(deps, created, 201, wait);
   };
 }
 
-/** `PUT .../resources/?external_id=`: upsert; also run by the management front's thin path. */
-export function upsertResourceHandler(deps: WriteDeps): RequestHandler {
-  return async (req, res) => {
-    const query = req.query;
+/** `PUT .../resources/?external_id=`: upsert. */
+export function upsertResourceHandler(deps: WriteDeps): ApiHandler {
+  return async (request: ApiRequest) => {
+    const { query, body } = request;
     const externalId = queryString(query, 'external_id');
     if (externalId === undefined || externalId === '') {
       throw new DomainError('external_id_required', 'An upsert needs the external_id query parameter.', { external_id: ['required'] });
     }
-    const body: unknown = req.body;
     const sentName = typeof body === 'object' && body !== null && 'name' in body ? { name: (body as { name: unknown }).name } : {};
     upsertFields({ external_id: externalId, ...sentName });
     const input = upsertBody(body);
     const wait = queryBool(query, 'wait', true);
-    const if_match = ifMatch(req);
-    const written = await upsertResource(deps.bus, deps.validator, commandContext(req, res), {
+    const if_match = ifMatch(request.header('if-match'));
+    const written = await upsertResource(deps.bus, deps.validator, request.context, {
       ...input,
-      folder: param(req, 'collection'),
+      folder: param(request, 'collection'),
       external_id: externalId,
       if_match,
     }, deps.resourceQuota);
-    await answerResource(deps, res, written, written.created ? 201 : 200, wait);
+    return answerResource(deps, written, written.created ? 201 : 200, wait);
   };
 }
 
-/** `PUT .../resources/:resource/`: the name; also run by the management front's thin path. */
-export function updateResourceHandler(deps: WriteDeps): RequestHandler {
-  return async (req, res) => {
-    const input = metadataBody(req.body);
-    const key = param(req, 'resource');
-    const updated = await updateResourceMetadata(deps.bus, commandContext(req, res), param(req, 'collection'), key, input.name);
-    await answerResource(deps, res, { ...updated, key }, 200);
+/** `PUT .../resources/:resource/`: the name. */
+export function updateResourceHandler(deps: WriteDeps): ApiHandler {
+  return async (request) => {
+    const input = metadataBody(request.body);
+    const key = param(request, 'resource');
+    const updated = await updateResourceMetadata(deps.bus, request.context, param(request, 'collection'), key, input.name);
+    return answerResource(deps, { ...updated, key }, 200);
   };
 }
 
-/** `DELETE .../resources/:resource/`; also run by the management front's thin path. */
-export function deleteResourceHandler(deps: WriteDeps): RequestHandler {
-  return async (req, res) => {
-    const deleted = await deleteResource(deps.bus, commandContext(req, res), param(req, 'collection'), param(req, 'resource'), deps.resourceQuota);
+/** `DELETE .../resources/:resource/`. */
+export function deleteResourceHandler(deps: WriteDeps): ApiHandler {
+  return async (request) => {
+    const deleted = await deleteResource(deps.bus, request.context, param(request, 'collection'), param(request, 'resource'), deps.resourceQuota);
     // Descendants are deleted by the cascade reactor (decision 0083): 204 once it is done and read, else 202.
     const done = await deps.projections.waitForCascade(deleted.position, deps.waitTimeoutMs);
-    res.status(done ? 204 : 202).end();
+    return { status: done ? 204 : 202 };
   };
 }
 
-/** Resource writes: create, upsert by external_id, metadata update, delete. */
-export function resourcesWriteRouter(deps: WriteDeps): Router {
-  const router = Router({ mergeParams: true });
-
-  router.post(paths('/'), createResourceHandler(deps));
-
-  router.put(paths('/'), upsertResourceHandler(deps));
-
-  router.put(paths('/:resource/'), updateResourceHandler(deps));
-
-  router.delete(paths('/:resource/'), deleteResourceHandler(deps));
-
-  return router;
+/** Resource writes, under `.../collections/:collection/resources` (and `folders`): create, upsert by external_id, metadata update, delete. */
+export function resourceWriteRoutes(deps: WriteDeps): ApiRoute[] {
+  return [
+    { method: 'post', path: '/', handler: createResourceHandler(deps) },
+    { method: 'put', path: '/', handler: upsertResourceHandler(deps) },
+    { method: 'put', path: '/:resource/', handler: updateResourceHandler(deps) },
+    { method: 'delete', path: '/:resource/', handler: deleteResourceHandler(deps) },
+  ];
 }

@@ -1,15 +1,12 @@
-import { Router, type Response } from 'express';
+import { json, type ApiRoute } from './handler.js';
 import { cancelSchedule, createRevision, deleteRevision, publishRevision, scheduleRevision, updateRevision, validateRevision } from '../commands/revisions.js';
 import type { Position } from '../commands/ports.js';
 import { param } from '../read-api/query.js';
 import { revisionView } from '../read-api/views.js';
-import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
-import { respondAfterWrite } from './respond.js';
+import { afterWrite } from './respond.js';
 import { documented, validator } from './validate.js';
 
-const BASES = ['/collections/:collection/resources/:resource/revisions', '/folders/:collection/resources/:resource/revisions'];
-const paths = (suffix: string): string[] => BASES.map((b) => `${b}${suffix}`);
 
 const createBody = validator<{ data: Record<string, unknown>; validate_data: boolean }>({
   type: 'object',
@@ -32,10 +29,10 @@ documented(publishBody, { method: 'POST', path: '/revisions/:revision/publish/',
 documented(emptyBody, { method: 'POST', path: '/revisions/:revision/validate/', in: 'body' });
 
 /** Revision writes: create a draft, replace a draft's data, publish, validate against the current schema, delete. */
-export function revisionsWriteRouter(deps: WriteDeps): Router {
-  const router = Router({ mergeParams: true });
-  const answer = (res: Response, position: Position, key: string, status: number) =>
-    respondAfterWrite(deps, res, {
+export function revisionsWriteRoutes(deps: WriteDeps): ApiRoute[] {
+  const routes: ApiRoute[] = [];
+  const answer = (position: Position, key: string, status: number) =>
+    afterWrite(deps, {
       position,
       status,
       read: async () => {
@@ -45,49 +42,48 @@ export function revisionsWriteRouter(deps: WriteDeps): Router {
       fallback: () => ({ key }),
     });
 
-  router.post(paths('/'), async (req, res) => {
-    const input = createBody(req.body);
-    const created = await createRevision(deps.bus, deps.validator, commandContext(req, res), param(req, 'collection'), param(req, 'resource'), input);
-    await answer(res, created.position, created.revision, 201);
-  });
+  routes.push({ method: 'post', path: '/', handler: async (request) => {
+    const input = createBody(request.body);
+    const created = await createRevision(deps.bus, deps.validator, request.context, param(request, 'collection'), param(request, 'resource'), input);
+    return answer(created.position, created.revision, 201);
+  } });
 
   // PUT replaces the data of a draft revision (docs/decisions/0114).
-  router.put(paths('/:revision/'), async (req, res) => {
-    const input = createBody(req.body);
-    const revision = param(req, 'revision');
-    const updated = await updateRevision(deps.bus, deps.validator, commandContext(req, res), param(req, 'collection'), param(req, 'resource'), revision, input);
-    await answer(res, updated.position, revision, 200);
-  });
+  routes.push({ method: 'put', path: '/:revision/', handler: async (request) => {
+    const input = createBody(request.body);
+    const revision = param(request, 'revision');
+    const updated = await updateRevision(deps.bus, deps.validator, request.context, param(request, 'collection'), param(request, 'resource'), revision, input);
+    return answer(updated.position, revision, 200);
+  } });
 
-  router.post(paths('/:revision/publish/'), async (req, res) => {
-    const { publish_at } = publishBody(req.body);
-    const revision = param(req, 'revision');
+  routes.push({ method: 'post', path: '/:revision/publish/', handler: async (request) => {
+    const { publish_at } = publishBody(request.body);
+    const revision = param(request, 'revision');
     if (publish_at !== undefined) {
-      const scheduled = await scheduleRevision(deps.bus, deps.validator, commandContext(req, res), param(req, 'collection'), param(req, 'resource'), revision, publish_at);
-      await answer(res, scheduled.position, revision, 202);
-      return;
+      const scheduled = await scheduleRevision(deps.bus, deps.validator, request.context, param(request, 'collection'), param(request, 'resource'), revision, publish_at);
+      return answer(scheduled.position, revision, 202);
     }
-    const published = await publishRevision(deps.bus, deps.validator, commandContext(req, res), param(req, 'collection'), param(req, 'resource'), revision);
-    await answer(res, published.position, revision, 200);
-  });
+    const published = await publishRevision(deps.bus, deps.validator, request.context, param(request, 'collection'), param(request, 'resource'), revision);
+    return answer(published.position, revision, 200);
+  } });
 
-  router.post(paths('/:revision/validate/'), async (req, res) => {
-    emptyBody(req.body);
-    const checked = await validateRevision(deps.bus, deps.validator, param(req, 'env'), param(req, 'collection'), param(req, 'resource'), param(req, 'revision'));
-    res.json({ errors: checked.errors });
-  });
+  routes.push({ method: 'post', path: '/:revision/validate/', handler: async (request) => {
+    emptyBody(request.body);
+    const checked = await validateRevision(deps.bus, deps.validator, param(request, 'env'), param(request, 'collection'), param(request, 'resource'), param(request, 'revision'));
+    return json(200, { errors: checked.errors });
+  } });
 
-  router.delete(paths('/:revision/schedule/'), async (req, res) => {
-    const cancelled = await cancelSchedule(deps.bus, commandContext(req, res), param(req, 'collection'), param(req, 'resource'), param(req, 'revision'));
+  routes.push({ method: 'delete', path: '/:revision/schedule/', handler: async (request) => {
+    const cancelled = await cancelSchedule(deps.bus, request.context, param(request, 'collection'), param(request, 'resource'), param(request, 'revision'));
     await deps.projections.waitFor(cancelled.position, deps.waitTimeoutMs);
-    res.status(204).end();
-  });
+    return { status: 204 };
+  } });
 
-  router.delete(paths('/:revision/'), async (req, res) => {
-    const deleted = await deleteRevision(deps.bus, commandContext(req, res), param(req, 'collection'), param(req, 'resource'), param(req, 'revision'));
+  routes.push({ method: 'delete', path: '/:revision/', handler: async (request) => {
+    const deleted = await deleteRevision(deps.bus, request.context, param(request, 'collection'), param(request, 'resource'), param(request, 'revision'));
     await deps.projections.waitFor(deleted.position, deps.waitTimeoutMs);
-    res.status(204).end();
-  });
+    return { status: 204 };
+  } });
 
-  return router;
+  return routes;
 }

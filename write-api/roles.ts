@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { json, type ApiRequest, type ApiResult, type ApiRoute } from './handler.js';
 import {
   changePermissionObject,
   createRole,
@@ -16,9 +16,8 @@ import { MAX_OBJECTS, type PermissionFields } from '../domain/roles/events.js';
 import { PERMISSION_BASES } from '../read-api/permission-paths.js';
 import { permissionView, roleView } from '../read-api/permission-views.js';
 import { param, queryString } from '../read-api/query.js';
-import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
-import { respondAfterWrite } from './respond.js';
+import { afterWrite } from './respond.js';
 import { validator } from './validate.js';
 
 const roleProperties = (kind: KeyKind) => ({
@@ -61,11 +60,11 @@ const permissionBodies = (kind: KeyKind) => ({
 });
 
 /** Creates, updates and deletes roles; sets, replaces and removes their permissions and permission objects. */
-export function rolesWriteRouter(deps: WriteDeps): Router {
-  const router = Router({ mergeParams: true });
+export function rolesWriteRoutes(deps: WriteDeps): ApiRoute[] {
+  const routes: ApiRoute[] = [];
 
-  const roleAnswer = (res: Response, key: string, position: string, status: number, fallback: () => unknown) =>
-    respondAfterWrite(deps, res, {
+  const roleAnswer = (key: string, position: string, status: number, fallback: () => unknown) =>
+    afterWrite(deps, {
       position,
       status,
       read: async () => {
@@ -75,80 +74,80 @@ export function rolesWriteRouter(deps: WriteDeps): Router {
       fallback,
     });
 
-  const permissionsAnswer = (res: Response, role: string, position: string, status: number) =>
-    respondAfterWrite(deps, res, {
+  const permissionsAnswer = (role: string, position: string, status: number) =>
+    afterWrite(deps, {
       position,
       status,
       read: async () => (await deps.readStore.collection('role_permissions').find({ role }, { sort: [['content_type', 1]] })).map(permissionView),
       fallback: () => [],
     });
 
-  const noContent = async (res: Response, position: string) => {
+  const noContent = async (position: string): Promise<ApiResult> => {
     await deps.projections.waitFor(position, deps.waitTimeoutMs);
-    res.status(204).end();
+    return { status: 204 };
   };
 
-  const routes = (base: string, kind: KeyKind) => {
+  const roleRoutes = (base: string, kind: KeyKind) => {
     const roles = roleBodies(kind);
     const bodies = permissionBodies(kind);
-    const role = (req: Request) => param(req, 'role');
+    const role = (request: ApiRequest) => param(request, 'role');
 
-    router.post(`${base}/roles/`, async (req, res) => {
-      const input = roles.create(req.body);
-      const ctx = commandContext(req, res);
+    routes.push({ method: 'post', path: `${base}/roles/`, handler: async (request) => {
+      const input = roles.create(request.body);
+      const ctx = request.context;
       const created = await createRole(deps.bus, ctx, kind, input);
-      await roleAnswer(res, created.key, created.position, 201, () => roleView({ _id: created.key, key: created.key, kind, ...input, env: ctx.env, created_at: ctx.now }));
-    });
+      return roleAnswer(created.key, created.position, 201, () => roleView({ _id: created.key, key: created.key, kind, ...input, env: ctx.env, created_at: ctx.now }));
+    } });
 
-    router.put(`${base}/roles/:role/`, async (req, res) => {
-      const input = roles.update(req.body);
-      const updated = await updateRole(deps.bus, commandContext(req, res), kind, role(req), input);
-      await roleAnswer(res, role(req), updated.position, 200, () => ({ key: role(req), ...input }));
-    });
+    routes.push({ method: 'put', path: `${base}/roles/:role/`, handler: async (request) => {
+      const input = roles.update(request.body);
+      const updated = await updateRole(deps.bus, request.context, kind, role(request), input);
+      return roleAnswer(role(request), updated.position, 200, () => ({ key: role(request), ...input }));
+    } });
 
-    router.delete(`${base}/roles/:role/`, async (req, res) => {
-      await noContent(res, (await deleteRole(deps.bus, commandContext(req, res), kind, role(req))).position);
-    });
+    routes.push({ method: 'delete', path: `${base}/roles/:role/`, handler: async (request) => {
+      return noContent((await deleteRole(deps.bus, request.context, kind, role(request))).position);
+    } });
 
-    router.post(`${base}/roles/:role/permissions/`, async (req, res) => {
-      const input = bodies.one(req.body);
-      const written = await setPermission(deps.bus, commandContext(req, res), kind, role(req), input);
-      await respondAfterWrite(deps, res, {
+    routes.push({ method: 'post', path: `${base}/roles/:role/permissions/`, handler: async (request) => {
+      const input = bodies.one(request.body);
+      const written = await setPermission(deps.bus, request.context, kind, role(request), input);
+      return afterWrite(deps, {
         position: written.position,
         status: 201,
         read: async () => {
-          const doc = (await deps.readStore.collection('role_permissions').find({ role: role(req), content_type: input.content_type }))[0];
+          const doc = (await deps.readStore.collection('role_permissions').find({ role: role(request), content_type: input.content_type }))[0];
           return doc ? permissionView(doc) : null;
         },
         fallback: () => input,
       });
-    });
+    } });
 
-    router.delete(`${base}/roles/:role/permissions/`, async (req, res) => {
-      const contentType = queryString(req.query, 'content_type');
+    routes.push({ method: 'delete', path: `${base}/roles/:role/permissions/`, handler: async (request) => {
+      const contentType = queryString(request.query, 'content_type');
       if (!contentType) throw new DomainError('validation_error', 'content_type is required.', { content_type: ['is required'] });
-      await noContent(res, (await deletePermission(deps.bus, commandContext(req, res), kind, role(req), contentType)).position);
-    });
+      return noContent((await deletePermission(deps.bus, request.context, kind, role(request), contentType)).position);
+    } });
 
-    router.post(`${base}/roles/:role/permissions/batch/`, async (req, res) => {
-      const input = bodies.batch(req.body);
-      const written = await replacePermissions(deps.bus, commandContext(req, res), kind, role(req), input);
-      await permissionsAnswer(res, role(req), written.position, 200);
-    });
+    routes.push({ method: 'post', path: `${base}/roles/:role/permissions/batch/`, handler: async (request) => {
+      const input = bodies.batch(request.body);
+      const written = await replacePermissions(deps.bus, request.context, kind, role(request), input);
+      return permissionsAnswer(role(request), written.position, 200);
+    } });
 
-    router.post(`${base}/roles/:role/permissions/objects/`, async (req, res) => {
-      const input = bodies.object(req.body);
-      const written = await changePermissionObject(deps.bus, commandContext(req, res), kind, role(req), { add: true, ...input });
+    routes.push({ method: 'post', path: `${base}/roles/:role/permissions/objects/`, handler: async (request) => {
+      const input = bodies.object(request.body);
+      const written = await changePermissionObject(deps.bus, request.context, kind, role(request), { add: true, ...input });
       await deps.projections.waitFor(written.position, deps.waitTimeoutMs);
-      res.status(201).json(input);
-    });
+      return json(201, input);
+    } });
 
-    router.delete(`${base}/roles/:role/permissions/objects/`, async (req, res) => {
-      const input = bodies.object(req.body);
-      await noContent(res, (await changePermissionObject(deps.bus, commandContext(req, res), kind, role(req), { add: false, ...input })).position);
-    });
+    routes.push({ method: 'delete', path: `${base}/roles/:role/permissions/objects/`, handler: async (request) => {
+      const input = bodies.object(request.body);
+      return noContent((await changePermissionObject(deps.bus, request.context, kind, role(request), { add: false, ...input })).position);
+    } });
   };
 
-  for (const { base, kind } of PERMISSION_BASES) routes(base, kind);
-  return router;
+  for (const { base, kind } of PERMISSION_BASES) roleRoutes(base, kind);
+  return routes;
 }

@@ -1,12 +1,11 @@
-import { Router } from 'express';
+import type { ApiRoute } from './handler.js';
 import { createVersion, deleteVersion, publishVersion, updateVersion } from '../commands/schema.js';
 import { param, queryString } from '../read-api/query.js';
 import { schemaRef, versionPaths as paths } from '../read-api/schema-paths.js';
 import { versionView } from '../read-api/views.js';
-import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
 import { draftRevisions } from './draft-revisions.js';
-import { respondAfterWrite } from './respond.js';
+import { afterWrite } from './respond.js';
 import { documented, validator } from './validate.js';
 
 const name = { type: 'string', maxLength: 255 };
@@ -37,46 +36,46 @@ documented(updateBody, { method: 'PUT', path: '/model/versions/:version/', in: '
 documented(publishBody, { method: 'POST', path: '/model/versions/:version/publish/', in: 'body' });
 
 /** Schema versions of a collection or component: create, update, delete, publish. */
-export function schemaWriteRouter(deps: WriteDeps): Router {
-  const router = Router({ mergeParams: true });
+export function schemaWriteRoutes(deps: WriteDeps): ApiRoute[] {
+  const routes: ApiRoute[] = [];
   const drafts = draftRevisions(deps.readStore);
   const read = (key: string) => async () => {
     const doc = await deps.readStore.collection('schema_versions').get(key);
     return doc ? versionView(doc) : null;
   };
 
-  router.post(paths('/'), async (req, res) => {
-    const input = versionBody(req.body);
-    const ctx = commandContext(req, res);
-    const copyFrom = queryString(req.query, 'copy_from') ?? null;
-    const created = await createVersion(deps.bus, ctx, schemaRef(req), { ...input, copy_from: copyFrom });
-    await respondAfterWrite(deps, res, {
+  routes.push({ method: 'post', path: paths('/'), handler: async (request) => {
+    const input = versionBody(request.body);
+    const ctx = request.context;
+    const copyFrom = queryString(request.query, 'copy_from') ?? null;
+    const created = await createVersion(deps.bus, ctx, schemaRef(request), { ...input, copy_from: copyFrom });
+    return afterWrite(deps, {
       position: created.position,
       status: 201,
       read: read(created.key),
       fallback: () => ({ key: created.key, version_number: null, ...input, created_at: ctx.now, published_at: null, archived_at: null, json_schema: null }),
     });
-  });
+  } });
 
-  router.put(paths('/:version/'), async (req, res) => {
-    const input = updateBody(req.body);
-    const version = param(req, 'version');
-    const updated = await updateVersion(deps.bus, commandContext(req, res), schemaRef(req), version, input);
-    await respondAfterWrite(deps, res, { position: updated.position, status: 200, read: read(version), fallback: () => ({ key: version, ...input }) });
-  });
+  routes.push({ method: 'put', path: paths('/:version/'), handler: async (request) => {
+    const input = updateBody(request.body);
+    const version = param(request, 'version');
+    const updated = await updateVersion(deps.bus, request.context, schemaRef(request), version, input);
+    return afterWrite(deps, { position: updated.position, status: 200, read: read(version), fallback: () => ({ key: version, ...input }) });
+  } });
 
-  router.delete(paths('/:version/'), async (req, res) => {
-    const deleted = await deleteVersion(deps.bus, commandContext(req, res), schemaRef(req), param(req, 'version'));
+  routes.push({ method: 'delete', path: paths('/:version/'), handler: async (request) => {
+    const deleted = await deleteVersion(deps.bus, request.context, schemaRef(request), param(request, 'version'));
     await deps.projections.waitFor(deleted.position, deps.waitTimeoutMs);
-    res.status(204).end();
-  });
+    return { status: 204 };
+  } });
 
-  router.post(paths('/:version/publish/'), async (req, res) => {
-    const { check_valid_drafts } = publishBody(req.body);
-    const version = param(req, 'version');
-    const published = await publishVersion(deps.bus, commandContext(req, res), schemaRef(req), version, { check_valid_drafts, drafts });
-    await respondAfterWrite(deps, res, { position: published.position, status: 200, read: read(version), fallback: () => ({ key: version }) });
-  });
+  routes.push({ method: 'post', path: paths('/:version/publish/'), handler: async (request) => {
+    const { check_valid_drafts } = publishBody(request.body);
+    const version = param(request, 'version');
+    const published = await publishVersion(deps.bus, request.context, schemaRef(request), version, { check_valid_drafts, drafts });
+    return afterWrite(deps, { position: published.position, status: 200, read: read(version), fallback: () => ({ key: version }) });
+  } });
 
-  return router;
+  return routes;
 }

@@ -1,4 +1,4 @@
-import { Router, type Response } from 'express';
+import { json, type ApiRoute } from './handler.js';
 import type { Position } from '../commands/ports.js';
 import { createWebhook, deleteWebhook, rotateSecret, updateWebhook } from '../commands/webhooks.js';
 import { notFound } from '../domain/errors.js';
@@ -7,9 +7,8 @@ import { ENV_ENTITIES, EVENT_TYPES } from '../read-api/audit-events.js';
 import { param } from '../read-api/query.js';
 import { deliveryView, webhookView } from '../read-api/webhook-views.js';
 import { deliveryId, retryDelivery } from '../projections/webhook-deliveries.js';
-import { commandContext } from './context.js';
 import type { WriteDeps } from './deps.js';
-import { respondAfterWrite } from './respond.js';
+import { afterWrite } from './respond.js';
 import { documented, validator } from './validate.js';
 
 /** Every `<entity_type>.<event_type>` of the environment's audit log. */
@@ -44,11 +43,11 @@ documented(updateBody, { method: 'PUT', path: '/webhooks/:key/', in: 'body' });
 documented(emptyBody, { method: 'POST', path: '/webhooks/:key/rotate-secret/', in: 'body' }, { method: 'POST', path: '/webhooks/:key/deliveries/:id/retry/', in: 'body' });
 
 /** Webhooks: create, replace, delete, rotate the signing secret, send a delivery again (docs/decisions/0353). */
-export function webhooksWriteRouter(deps: WriteDeps): Router {
-  const router = Router({ mergeParams: true });
+export function webhooksWriteRoutes(deps: WriteDeps): ApiRoute[] {
+  const routes: ApiRoute[] = [];
   const allowPrivate = deps.webhooks?.allowPrivateNetworks ?? false;
-  const answer = (res: Response, position: Position, key: string, status: number, secret?: string) =>
-    respondAfterWrite(deps, res, {
+  const answer = (position: Position, key: string, status: number, secret?: string) =>
+    afterWrite(deps, {
       position,
       status,
       read: async () => {
@@ -58,43 +57,43 @@ export function webhooksWriteRouter(deps: WriteDeps): Router {
       fallback: () => ({ key, ...(secret === undefined ? {} : { secret }) }),
     });
 
-  router.post('/webhooks/', async (req, res) => {
-    const input = createBody(req.body);
-    const created = await createWebhook(deps.bus, commandContext(req, res), input, allowPrivate);
-    await answer(res, created.position, created.key, 201, created.secret);
-  });
+  routes.push({ method: 'post', path: '/webhooks/', handler: async (request) => {
+    const input = createBody(request.body);
+    const created = await createWebhook(deps.bus, request.context, input, allowPrivate);
+    return answer(created.position, created.key, 201, created.secret);
+  } });
 
-  router.put('/webhooks/:key/', async (req, res) => {
-    const input = updateBody(req.body);
-    const key = param(req, 'key');
-    const updated = await updateWebhook(deps.bus, commandContext(req, res), key, input, allowPrivate);
-    await answer(res, updated.position, key, 200);
-  });
+  routes.push({ method: 'put', path: '/webhooks/:key/', handler: async (request) => {
+    const input = updateBody(request.body);
+    const key = param(request, 'key');
+    const updated = await updateWebhook(deps.bus, request.context, key, input, allowPrivate);
+    return answer(updated.position, key, 200);
+  } });
 
-  router.delete('/webhooks/:key/', async (req, res) => {
-    const deleted = await deleteWebhook(deps.bus, commandContext(req, res), param(req, 'key'));
+  routes.push({ method: 'delete', path: '/webhooks/:key/', handler: async (request) => {
+    const deleted = await deleteWebhook(deps.bus, request.context, param(request, 'key'));
     await deps.projections.waitFor(deleted.position, deps.waitTimeoutMs);
-    res.status(204).end();
-  });
+    return { status: 204 };
+  } });
 
-  router.post('/webhooks/:key/rotate-secret/', async (req, res) => {
-    emptyBody(req.body);
-    const key = param(req, 'key');
-    const rotated = await rotateSecret(deps.bus, commandContext(req, res), key);
-    await answer(res, rotated.position, key, 200, rotated.secret);
-  });
+  routes.push({ method: 'post', path: '/webhooks/:key/rotate-secret/', handler: async (request) => {
+    emptyBody(request.body);
+    const key = param(request, 'key');
+    const rotated = await rotateSecret(deps.bus, request.context, key);
+    return answer(rotated.position, key, 200, rotated.secret);
+  } });
 
   // Sends one delivery again now, whatever its status: a change of the sender's record, not an event.
-  router.post('/webhooks/:key/deliveries/:id/retry/', async (req, res) => {
-    emptyBody(req.body);
-    const key = param(req, 'key');
+  routes.push({ method: 'post', path: '/webhooks/:key/deliveries/:id/retry/', handler: async (request) => {
+    emptyBody(request.body);
+    const key = param(request, 'key');
     const hook = await deps.readStore.collection('webhooks').get(key);
-    if (!hook || hook.env !== param(req, 'env')) throw notFound('webhook_not_found', 'Webhook');
-    const doc = await retryDelivery(deps.readStore, deliveryId(key, param(req, 'id')), new Date().toISOString());
+    if (!hook || hook.env !== param(request, 'env')) throw notFound('webhook_not_found', 'Webhook');
+    const doc = await retryDelivery(deps.readStore, deliveryId(key, param(request, 'id')), new Date().toISOString());
     if (!doc) throw notFound('delivery_not_found', 'Delivery');
     deps.webhooks?.wake();
-    res.status(202).json(deliveryView(doc));
-  });
+    return json(202, deliveryView(doc));
+  } });
 
-  return router;
+  return routes;
 }

@@ -27,7 +27,11 @@ const attribute = (value: string): string => value.replace(/&/g, '&amp;').replac
  * so the interface's route table (and its OpenAPI document) stays the API's.
  */
 export function consoleRouter(deliveryOrigin: () => string, dir = consoleDir()): Router {
-  const router = Router();
+  return Router().use('/console', consoleFiles(deliveryOrigin, dir));
+}
+
+/** The console's files and page, for requests under `/console` (mounted there, `req.path` is the rest). */
+export function consoleFiles(deliveryOrigin: () => string, dir = consoleDir()): RequestHandler {
   const assets = express.static(dir, { index: false, maxAge: '1d' });
   const serve: RequestHandler = (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
@@ -44,6 +48,5 @@ export function consoleRouter(deliveryOrigin: () => string, dir = consoleDir()):
     // Read at each request: a rebuild while the service runs is served at once.
     res.set('Cache-Control', 'no-store').type('html').send(readFileSync(file, 'utf8').replace('__DELIVERY_ORIGIN__', attribute(origin)));
   };
-  router.use('/console', serve);
-  return router;
+  return serve;
 }

@@ -17,14 +17,15 @@ export type FrontDeps = {
  * its log line, the HTTP metrics, and the operations endpoints `/healthz` (the process
  * answers), `/readyz` (event store reachable, projections caught up; 503 otherwise) and
  * `/metrics` (Prometheus text format); the interface's `/openapi.json` and its reference page `/docs/`.
+ * Given a router (an app's own, `app.router`), they are added to it: a router of their own would
+ * be left at its end by every other request, and express leaves a router through `setImmediate`.
  */
-export function frontRouter(deps: FrontDeps, api: Interface): Router {
-  return operationsRouter(deps, api).use(referenceRouter(api));
+export function frontRouter(deps: FrontDeps, api: Interface, router: Router = Router()): Router {
+  return referenceRouter(api, operationsRouter(deps, api, router));
 }
 
 /** The request log, the HTTP metrics and the operations endpoints alone: all a `worker` process serves (docs/decisions/0388). */
-export function operationsRouter(deps: FrontDeps, api: Interface): Router {
-  const router = Router();
+export function operationsRouter(deps: FrontDeps, api: Interface, router: Router = Router()): Router {
   router.use(requestLog(deps.logger, api));
   router.use(httpMetrics(deps.metrics, api));
   router.get('/healthz', (_req, res) => {

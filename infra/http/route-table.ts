@@ -9,7 +9,7 @@ type Layer = {
   readonly handle?: { readonly stack?: readonly Layer[] };
 };
 
-const join = (prefix: string, path: string): string => (path === '/' ? prefix || '/' : `${prefix}${path}`.replace(/\/{2,}/g, '/'));
+const join = (prefix: string, path: string): string => `${prefix}${path}`.replace(/\/{2,}/g, '/') || '/';
 
 function walk(stack: readonly Layer[], prefix: string, into: RouteEntry[]): void {
   for (const layer of stack) {
@@ -23,8 +23,9 @@ function walk(stack: readonly Layer[], prefix: string, into: RouteEntry[]): void
         }
       }
     } else if (layer.handle?.stack) {
-      const mount = typeof layer.rawPath === 'string' ? layer.rawPath : '/';
-      walk(layer.handle.stack, join(prefix, mount === '/' ? '' : mount), into);
+      // A router mounted under one path or several (`router.use(['/a', '/b'], inner)`).
+      const mounts = Array.isArray(layer.rawPath) ? layer.rawPath : [layer.rawPath];
+      for (const mount of mounts) walk(layer.handle.stack, typeof mount === 'string' && mount !== '/' ? join(prefix, mount) : prefix, into);
     }
   }
 }

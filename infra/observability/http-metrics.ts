@@ -3,7 +3,6 @@ import { match } from 'path-to-regexp';
 import { errorCodeOf } from '../http/errors.js';
 import { routeTable } from '../http/route-table.js';
 import type { Interface, Metrics } from './metrics.js';
-import type { HistogramEntry } from './tallied-histogram.js';
 
 type Matcher = { readonly method: string; readonly path: string; readonly test: (path: string) => boolean };
 
@@ -23,9 +22,7 @@ export function routeLabel(routes: readonly Matcher[], method: string, path: str
 
 /**
  * Counts and times every request by interface, method, route template and status, and counts
- * every 403 by route template and error code. The entry of
- * each method, path and status is kept, so an answer adds its time to plain numbers
- * (docs/decisions/0290); the registry reads them at scrape time.
+ * every 403 by route template and error code (prom-client's Counter and Histogram).
  */
 export function httpMetrics(metrics: Metrics, api: Interface): RequestHandler {
   let routes: Matcher[] | null = null;
@@ -42,24 +39,14 @@ export function httpMetrics(metrics: Metrics, api: Interface): RequestHandler {
     }
     return label;
   };
-  // The histogram's entry of each route label, method and status (a small, bounded set, as the labels are).
-  const entries = new Map<string, Map<string, Map<number, HistogramEntry>>>();
-  const entryOf = (method: string, route: string, status: number): HistogramEntry => {
-    let byMethod = entries.get(route);
-    if (!byMethod) entries.set(route, (byMethod = new Map()));
-    let byStatus = byMethod.get(method);
-    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
-    let entry = byStatus.get(status);
-    if (!entry) byStatus.set(status, (entry = metrics.httpDuration.entry({ interface: api, method, route, status: String(status) })));
-    return entry;
-  };
   return (req, res, next) => {
     const started = performance.now();
     const path = req.path;
     res.on('finish', () => {
       const route = labelOf(req.app as Express, req.method, path);
-      const entry = entryOf(req.method, route, res.statusCode);
-      metrics.httpDuration.add(entry, (performance.now() - started) / 1000);
+      const labels = { interface: api, method: req.method, route, status: String(res.statusCode) };
+      metrics.httpDuration.observe(labels, (performance.now() - started) / 1000);
+      metrics.httpRequests.inc(labels);
       if (res.statusCode === 403) metrics.refusals.inc({ interface: api, route, error_code: errorCodeOf(res) ?? 'none' });
     });
     next();

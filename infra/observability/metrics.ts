@@ -1,5 +1,4 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { TalliedHistogram } from './tallied-histogram.js';
 
 /** One interface of the service, a label on every HTTP metric. */
 export type Interface = 'management' | 'delivery';
@@ -10,10 +9,8 @@ export type Interface = 'management' | 'delivery';
  */
 export type Metrics = {
   readonly registry: Registry;
-  /** Answers counted: each observation of `httpDuration`, handed to this counter when the registry is read (docs/decisions/0290). */
   readonly httpRequests: Counter<'interface' | 'method' | 'route' | 'status'>;
-  /** Counted in plain numbers per label set; every observation also counts one request in `httpRequests`. */
-  readonly httpDuration: TalliedHistogram<'interface' | 'method' | 'route' | 'status'>;
+  readonly httpDuration: Histogram<'interface' | 'method' | 'route' | 'status'>;
   /** Every 403, by route template and error code: refusals are visible to auditors (docs/decisions/0336). */
   readonly refusals: Counter<'interface' | 'route' | 'error_code'>;
   readonly appendDuration: Histogram<'outcome'>;
@@ -33,12 +30,6 @@ export function createMetrics(collectLag: () => Promise<readonly { name: string;
   collectDefaultMetrics({ register: registry });
   const labels = ['interface', 'method', 'route', 'status'] as const;
   const tallies: (() => void)[] = [];
-  const httpDuration = new TalliedHistogram(
-    'http_request_duration_seconds',
-    'Time from a request arriving to its response finishing, by route template and status.',
-    labels,
-    [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-  );
   const metrics: Metrics = {
     registry,
     httpRequests: new Counter({
@@ -46,15 +37,14 @@ export function createMetrics(collectLag: () => Promise<readonly { name: string;
       help: 'HTTP requests answered, by route template and status.',
       labelNames: labels,
       registers: [registry],
-      collect() {
-        for (const entry of httpDuration.all()) {
-          if (entry.pending === 0) continue;
-          this.inc(entry.labels, entry.pending);
-          entry.pending = 0;
-        }
-      },
     }),
-    httpDuration,
+    httpDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from a request arriving to its response finishing, by route template and status.',
+      labelNames: labels,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
     refusals: new Counter({
       name: 'http_refusals_total',
       help: 'Requests refused with 403 (permission_denied, access_denied, plan_limit_exceeded...), by route template and error code.',
@@ -109,6 +99,5 @@ export function createMetrics(collectLag: () => Promise<readonly { name: string;
       },
     }),
   };
-  registry.registerMetric(httpDuration as never);
   return metrics;
 }

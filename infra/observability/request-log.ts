@@ -34,6 +34,8 @@ export function requestLog(logger: Logger, api: Interface, genReqId: (req: Incom
     genReqId,
     customAttributeKeys: { reqId: 'req_id' },
     quietReqLogger: true,
+    // The serializers read the request and response themselves: pino-std-serializers' copy of each is not made.
+    wrapSerializers: false,
     serializers: {
       req: (req: { method?: string; url?: string; originalUrl?: string }) => ({ method: req.method, url: req.originalUrl ?? req.url }),
       res: (res: { statusCode?: number }) => ({ status: res.statusCode }),

@@ -74,9 +74,12 @@ export function referencePages(api: Interface, routes: () => RouteEntry[]): Refe
   };
 }
 
-/** `/openapi.json` (generated once, from the app's own route table) and the reference page at `/docs/` (also `/docs`). */
-export function referenceRouter(api: Interface): Router {
-  const router = Router();
+/**
+ * `/openapi.json` (generated once, from the app's own route table) and the reference page at
+ * `/docs/` (also `/docs`), as routes of `router` (the interface's front: no router of their own
+ * for every request to pass through).
+ */
+export function referenceRouter(api: Interface, router: Router = Router()): Router {
   let pages: ReferencePages | null = null;
   const pagesOf = (app: Express): ReferencePages => (pages ??= referencePages(api, () => routeTable(app)));
   router.get('/openapi.json', (req, res) => {

@@ -14,7 +14,7 @@ import type { AuditDeps } from './deps.js';
  */
 export function auditCheckpointsRouter(deps: AuditDeps): Router {
   const router = Router();
-  router.get('/v1/audit/checkpoints/', async (req, res) => {
+  router.get('/checkpoints/', async (req, res) => {
     const principal = principalOf(res);
     const full = principal.actor_type === 'user' ? principal.is_admin : (await managementRestriction(deps.readStore, principal)) === null;
     if (!full) throw new DomainError('permission_denied', 'Full access is required to read the audit checkpoints.');
@@ -26,7 +26,7 @@ export function auditCheckpointsRouter(deps: AuditDeps): Router {
     });
     res.json(envelope(req, page, stored.length, results));
   });
-  router.get('/v1/audit/public-key/', (_req, res) => {
+  router.get('/public-key/', (_req, res) => {
     if (!deps.auditKey) throw new DomainError('public_key_not_found', 'No audit signing key is configured (AUDIT_SIGNING_KEY_FILE).');
     res.json({ algorithm: 'Ed25519', key: deps.auditKey.id, public_key: deps.auditKey.publicKeyPem });
   });

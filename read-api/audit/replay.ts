@@ -89,7 +89,7 @@ function organizationCheck(deps: AuditDeps, organization: string): Include {
 /** `GET /v1/global-events/stream/`: the raw events of the administrator's organization. */
 export function globalReplayRouter(deps: AuditDeps): Router {
   const router = Router();
-  router.get('/v1/global-events/stream/', async (req, res) => {
+  router.get('/stream/', async (req, res) => {
     adminOnly(res);
     await serve(deps, req, res, {}, organizationCheck(deps, principalOf(res).organization));
   });

@@ -9,8 +9,6 @@ import type { AuditDeps } from './deps.js';
 import { DomainError } from '../../domain/errors.js';
 import { foldResource, isActive, RESOURCE_STREAM_PREFIX, resourceDocOf, type ActiveHistory } from './resource-history.js';
 
-const BASES = ['/collections/:collection/resources', '/folders/:collection/resources'];
-const paths = (suffix: string): string[] => BASES.map((b) => `${b}${suffix}`);
 const PAGE = 1000;
 
 /** Parameters a list answers as of a point; the live list's other filters are not computed from the log. */
@@ -55,7 +53,7 @@ const fold = (streams: Map<string, StoredEvent[]>, env: string, folder: string):
 export function timeTravelRouter(deps: AuditDeps): Router {
   const router = Router({ mergeParams: true });
 
-  router.get(paths('/'), async (req, res, next) => {
+  router.get('/', async (req, res, next) => {
     const asOf = asOfQuery(req.query, false);
     if (asOf === null) return next();
     const other = Object.keys(req.query).find((name) => !LIST_PARAMS.has(name));
@@ -73,14 +71,14 @@ export function timeTravelRouter(deps: AuditDeps): Router {
     return res.json(envelope(req, page, docs.length, docs.slice(page.offset, page.offset + page.limit).map(resourceView)));
   });
 
-  router.get(paths('/:resource/'), async (req, res, next) => {
+  router.get('/:resource/', async (req, res, next) => {
     const asOf = asOfQuery(req.query, true);
     if (asOf === null) return next();
     const { state } = await resourceAsOf(deps, req, asOf);
     return res.json(resourceView(resourceDocOf(state)));
   });
 
-  router.get(paths('/:resource/data/'), async (req, res, next) => {
+  router.get('/:resource/data/', async (req, res, next) => {
     const asOf = asOfQuery(req.query, true);
     if (asOf === null) return next();
     const { state, payloads } = await resourceAsOf(deps, req, asOf);

@@ -9,7 +9,7 @@ import type { AuditDeps } from './deps.js';
  */
 export function verifyRouter(deps: AuditDeps): Router {
   const router = Router();
-  router.get('/v1/global-events/verify/', async (_req, res) => {
+  router.get('/verify/', async (_req, res) => {
     if (!principalOf(res).is_admin) throw new DomainError('permission_denied', 'Organization admin access is required.');
     if (!deps.eventStore.verifyChain) {
       throw new DomainError('verification_unavailable', 'This event store keeps no hash chain.', null, 501);

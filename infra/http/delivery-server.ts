@@ -257,6 +257,7 @@ export function deliveryServer(deps: DeliveryServerDeps): DeliveryServer {
     res.once('finish', () => {
       const labels = { interface: 'delivery' as const, method: req.method ?? 'GET', route, status: String(res.statusCode) };
       front.metrics.httpDuration.observe(labels, (performance.now() - started) / 1000);
+      front.metrics.httpRequests.inc(labels);
       if (res.statusCode === 403) front.metrics.refusals.inc({ interface: 'delivery', route, error_code: errorCodeOf(res) ?? 'none' });
     });
   }

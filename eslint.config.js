@@ -24,7 +24,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['read-api/**/*.ts', 'write-api/**/*.ts'],
+    files: ['api/**/*.ts', 'read-api/**/*.ts', 'write-api/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: drivers.filter((d) => d !== 'express').map((name) => ({ name, message: 'drivers belong in infra/' })) }],
     },

@@ -2,9 +2,9 @@ import { Router } from 'express';
 import { notFound } from '../domain/errors.js';
 import type { ReadDeps } from './deps.js';
 import { envelope, pageParams } from './pagination.js';
-import { PERMISSION_BASES } from './permission-paths.js';
-import { param } from './query.js';
-import { apiKeyView } from './views.js';
+import { PERMISSION_BASES } from '../api/permission-paths.js';
+import { param } from '../api/query.js';
+import { apiKeyView } from '../api/views.js';
 
 export const MANAGEMENT_KEYS = '/permissions/management-api/api-keys';
 

@@ -1,20 +1,15 @@
 import { Router, type Request } from 'express';
-import { principalOf } from './principal.js';
+import { principalOf } from '../api/principal.js';
 import { DomainError } from '../domain/errors.js';
 import type { Filter } from '../projections/ports.js';
 import type { ReadDeps } from './deps.js';
 import { visibleEventsFilter } from './event-visibility.js';
 import { envelope, pageParams } from './pagination.js';
-import { queryDatetime, queryEnum, queryString, param } from './query.js';
-import { auditView } from './views.js';
+import { queryDatetime, queryEnum, queryString, param } from '../api/query.js';
+import { auditView } from '../api/views.js';
+import { ENV_ENTITIES, EVENT_TYPES } from '../api/event-types.js';
 
-/** The entity types of environment events (webhooks subscribe to `<entity_type>.<event_type>` of these). */
-export const ENV_ENTITIES = [
-  'collection', 'resource', 'revision', 'component', 'version', 'api', 'manageapikey', 'deliveryapikey',
-  'managepermissionrole', 'deliverypermissionrole', 'envrole', 'deliveryrole', 'locale', 'webhook',
-] as const;
 const GLOBAL_ENTITIES = ['user', 'customer', 'project', 'environment'] as const;
-export const EVENT_TYPES = ['create', 'update', 'delete'] as const;
 
 /** Exact-match and relation filters shared by both lists, plus the timestamp range. */
 function filterFor(req: Request, base: Filter, entities: readonly string[], exact: readonly string[]): Filter {

@@ -4,9 +4,9 @@ import type { Filter } from '../projections/ports.js';
 import type { ReadDeps } from './deps.js';
 import { findCollection } from './lookups.js';
 import { envelope, pageParams } from './pagination.js';
-import { queryEnum, queryString, param } from './query.js';
+import { queryEnum, queryString, param } from '../api/query.js';
 import { TREE_MODES, treeFilter } from './tree.js';
-import { collectionView } from './views.js';
+import { collectionView } from '../api/views.js';
 
 /** Collections: the tree (or a subtree around `key`) and single lookups by key or path. */
 export function collectionsReadRouter({ readStore }: ReadDeps): Router {

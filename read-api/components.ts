@@ -3,10 +3,9 @@ import { notFound } from '../domain/errors.js';
 import type { Doc, Filter, ReadStore } from '../projections/ports.js';
 import type { ReadDeps } from './deps.js';
 import { envelope, pageParams } from './pagination.js';
-import { queryDatetime, queryEnum, param } from './query.js';
-import { componentView } from './views.js';
-
-export const COMPONENT = '/components/:component/';
+import { queryDatetime, queryEnum, param } from '../api/query.js';
+import { componentView } from '../api/views.js';
+import { COMPONENT } from '../api/component-path.js';
 
 const CREATED_AT = { created_at: '$eq', created_at__gt: '$gt', created_at__gte: '$gte', created_at__lt: '$lt', created_at__lte: '$lte' } as const;
 

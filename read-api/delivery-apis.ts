@@ -1,12 +1,12 @@
 import { Router } from 'express';
-import { param } from './query.js';
+import { param } from '../api/query.js';
 import { notFound } from '../domain/errors.js';
 import { connectionId } from '../projections/delivery-apis.js';
 import type { ReadDeps } from './deps.js';
 import { findApi } from './lookups.js';
 import { envelope, pageParams } from './pagination.js';
-import { connectionDetails } from './connection-details.js';
-import { apiView } from './views.js';
+import { connectionDetails } from '../api/connection-details.js';
+import { apiView } from '../api/views.js';
 
 /** Delivery APIs and their collection connections. */
 export function deliveryApisReadRouter({ readStore }: ReadDeps): Router {

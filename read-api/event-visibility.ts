@@ -1,7 +1,7 @@
 import type { PermissionFields } from '../domain/roles/events.js';
 import { visibleEntities } from '../domain/roles/event-visibility.js';
 import type { Filter, ReadStore } from '../projections/ports.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../api/principal.js';
 
 /**
  * The permissions that limit what a management caller reads, or null when nothing does:

@@ -4,10 +4,10 @@ import type { Filter } from '../projections/ports.js';
 import type { ReadDeps } from './deps.js';
 import { findSchemaKey, findVersion } from './lookups.js';
 import { envelope, pageParams } from './pagination.js';
-import { queryEnum, queryString, param } from './query.js';
-import { schemaRef, versionPaths } from './schema-paths.js';
+import { queryEnum, queryString, param } from '../api/query.js';
+import { schemaRef, versionPaths } from '../api/schema-paths.js';
 import { TREE_MODES, treeFilter } from './tree.js';
-import { fieldView } from './views.js';
+import { fieldView } from '../api/views.js';
 
 /** The field tree of a schema version: `schema/tree/` (with `path` and `mode`) and `schema/tree/field/?path=`. */
 export function fieldsReadRouter({ readStore }: ReadDeps): Router {

@@ -2,8 +2,8 @@ import { Router } from 'express';
 import { notFound } from '../domain/errors.js';
 import { localeId } from '../projections/locales.js';
 import type { ReadDeps } from './deps.js';
-import { param } from './query.js';
-import { localeView } from './views.js';
+import { param } from '../api/query.js';
+import { localeView } from '../api/views.js';
 
 /** Locales of the environment: all of them as a bare array, as the product answers (docs/decisions/0114), or one by code. */
 export function localesReadRouter({ readStore }: ReadDeps): Router {

@@ -6,8 +6,8 @@ import { REGIONS } from '../domain/regions.js';
 import { usageOf } from '../projections/usage.js';
 import type { ReadDeps } from './deps.js';
 import type { RequestCounter } from './request-counter.js';
-import { organizationAdmin, userPrincipal } from './tenancy-access.js';
-import { organizationView, planView } from './tenancy-views.js';
+import { organizationAdmin, userPrincipal } from '../api/tenancy-access.js';
+import { organizationView, planView } from '../api/tenancy-views.js';
 
 export type OrganizationReadDeps = ReadDeps & {
   readonly billing: BillingSettings;

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { queryInt } from './query.js';
+import { queryInt } from '../api/query.js';
 
 export const MAX_LIMIT = 100;
 

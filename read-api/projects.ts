@@ -1,25 +1,11 @@
 import { Router } from 'express';
 import { notFound } from '../domain/errors.js';
-import type { Doc, ReadStore } from '../projections/ports.js';
 import type { ReadDeps } from './deps.js';
 import { envelope, pageParams } from './pagination.js';
-import { param } from './query.js';
-import { organizationAdmin } from './tenancy-access.js';
-import { environmentView, projectView } from './tenancy-views.js';
-
-const environmentsOf = (store: ReadStore, project: string): Promise<Doc[]> =>
-  store.collection('environments').find({ project }, { sort: [['created_at', 1], ['key', 1]] });
-
-/** The project named in the path, if the organization owns it. */
-export async function projectDoc(store: ReadStore, req: { readonly params: unknown }, organization: string, name = 'project'): Promise<Doc> {
-  const doc = await store.collection('projects').get(param(req, name));
-  if (!doc || doc.organization !== organization) throw notFound('project_not_found', 'Project');
-  return doc;
-}
-
-export async function projectRead(store: ReadStore, doc: Doc) {
-  return projectView(doc, await environmentsOf(store, doc.key as string));
-}
+import { param } from '../api/query.js';
+import { organizationAdmin } from '../api/tenancy-access.js';
+import { environmentView } from '../api/tenancy-views.js';
+import { environmentsOf, projectDoc, projectRead } from '../api/projects.js';
 
 /** Projects (the list envelope) and their environments (a bare array, as the product answers). */
 export function projectsReadRouter({ readStore }: ReadDeps): Router {

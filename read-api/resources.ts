@@ -3,9 +3,9 @@ import type { Filter } from '../projections/ports.js';
 import type { ReadDeps } from './deps.js';
 import { findCollection, findResource } from './lookups.js';
 import { envelope, MAX_LIMIT, pageParams } from './pagination.js';
-import { queryDatetime, queryEnum, queryString, param } from './query.js';
-import { withVectorsSize } from './vectors-size.js';
-import { resourceView } from './views.js';
+import { queryDatetime, queryEnum, queryString, param } from '../api/query.js';
+import { withVectorsSize } from '../api/vectors-size.js';
+import { resourceView } from '../api/views.js';
 
 
 /** The list filters of the specification's Resources section. */

@@ -3,8 +3,8 @@ import type { Filter } from '../projections/ports.js';
 import type { ReadDeps } from './deps.js';
 import { findCollection, findResource, findRevision } from './lookups.js';
 import { envelope, pageParams } from './pagination.js';
-import { param, queryEnum } from './query.js';
-import { revisionView } from './views.js';
+import { param, queryEnum } from '../api/query.js';
+import { revisionView } from '../api/views.js';
 
 
 /** Revisions of a resource: list (by number), one, and its payload. */

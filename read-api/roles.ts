@@ -4,9 +4,9 @@ import { DomainError, notFound } from '../domain/errors.js';
 import type { Doc } from '../projections/ports.js';
 import type { ReadDeps } from './deps.js';
 import { envelope, pageParams } from './pagination.js';
-import { PERMISSION_BASES } from './permission-paths.js';
-import { permissionView, roleView } from './permission-views.js';
-import { param, queryString } from './query.js';
+import { PERMISSION_BASES } from '../api/permission-paths.js';
+import { permissionView, roleView } from '../api/permission-views.js';
+import { param, queryString } from '../api/query.js';
 
 /** Management and delivery roles of an environment, their permissions and permission objects. */
 export function rolesReadRouter({ readStore }: ReadDeps): Router {

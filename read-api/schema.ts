@@ -2,9 +2,9 @@ import { Router, type Request } from 'express';
 import type { ReadDeps } from './deps.js';
 import { findSchemaKey, findVersion } from './lookups.js';
 import { envelope, pageParams } from './pagination.js';
-import { queryBool, queryEnum, param } from './query.js';
-import { schemaRef, versionPaths } from './schema-paths.js';
-import { versionView } from './views.js';
+import { queryBool, queryEnum, param } from '../api/query.js';
+import { schemaRef, versionPaths } from '../api/schema-paths.js';
+import { versionView } from '../api/views.js';
 
 /** Schema versions of a collection or component. */
 export function schemaReadRouter({ readStore }: ReadDeps): Router {

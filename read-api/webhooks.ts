@@ -2,8 +2,8 @@ import { Router } from 'express';
 import { notFound } from '../domain/errors.js';
 import type { ReadDeps } from './deps.js';
 import { envelope, pageParams } from './pagination.js';
-import { param } from './query.js';
-import { deliveryView, scheduleView, webhookView } from './webhook-views.js';
+import { param } from '../api/query.js';
+import { deliveryView, scheduleView, webhookView } from '../api/webhook-views.js';
 
 /** Webhooks and their deliveries; the scheduled publishes of the environment (docs/decisions/0353, 0357). */
 export function webhooksReadRouter({ readStore }: ReadDeps): Router {

@@ -1,9 +1,9 @@
 import { json, type ApiRoute } from './handler.js';
 import { createApiKey, deleteApiKey, issueBearerToken, revokeBearerToken, updateApiKey } from '../commands/api-keys.js';
 import type { KeyKind } from '../domain/api-keys/events.js';
-import { PERMISSION_BASES } from '../read-api/permission-paths.js';
-import { param } from '../read-api/query.js';
-import { apiKeyView } from '../read-api/views.js';
+import { PERMISSION_BASES } from '../api/permission-paths.js';
+import { param } from '../api/query.js';
+import { apiKeyView } from '../api/views.js';
 import type { WriteDeps } from './deps.js';
 import { afterWrite } from './respond.js';
 import { documented, validator } from './validate.js';

@@ -3,8 +3,8 @@ import { createCollection, deleteCollection, updateCollection } from '../command
 import type { CollectionFields } from '../domain/collections/events.js';
 import type { CollectionChanges } from '../domain/collections/update.js';
 import { DomainError } from '../domain/errors.js';
-import { queryString } from '../read-api/query.js';
-import { collectionView } from '../read-api/views.js';
+import { queryString } from '../api/query.js';
+import { collectionView } from '../api/views.js';
 import type { WriteDeps } from './deps.js';
 import { afterWrite } from './respond.js';
 import { documented, validator } from './validate.js';

@@ -1,7 +1,7 @@
 import { json, type ApiRoute } from './handler.js';
 import { syncComponents } from '../commands/component-sync.js';
 import { DomainError } from '../domain/errors.js';
-import { param } from '../read-api/query.js';
+import { param } from '../api/query.js';
 import type { WriteDeps } from './deps.js';
 import { draftRevisions } from './draft-revisions.js';
 import { documented, validator } from './validate.js';

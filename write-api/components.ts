@@ -1,9 +1,9 @@
 import type { ApiRoute } from './handler.js';
 import { createComponent, deleteComponent, updateComponent } from '../commands/components.js';
 import type { ComponentFields } from '../domain/components/events.js';
-import { COMPONENT } from '../read-api/components.js';
-import { param } from '../read-api/query.js';
-import { componentView } from '../read-api/views.js';
+import { COMPONENT } from '../api/component-path.js';
+import { param } from '../api/query.js';
+import { componentView } from '../api/views.js';
 import type { WriteDeps } from './deps.js';
 import { afterWrite } from './respond.js';
 import { documented, validator } from './validate.js';

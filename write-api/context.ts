@@ -2,8 +2,8 @@ import type { Request, Response } from 'express';
 import type { CommandContext } from '../commands/context.js';
 import { isoNow } from '../commands/time-text.js';
 import type { EventMetadata } from '../commands/ports.js';
-import { principalOf } from '../read-api/principal.js';
-import { param } from '../read-api/query.js';
+import { principalOf } from '../api/principal.js';
+import { param } from '../api/query.js';
 
 /** Host part only of the Referer header. */
 export function refererHost(req: { header(name: string): string | undefined }): string | null {

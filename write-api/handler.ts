@@ -1,6 +1,6 @@
 import type { CommandContext } from '../commands/context.js';
 import type { TenancyContext } from '../commands/tenancy-context.js';
-import type { Principal } from '../read-api/principal.js';
+import type { Principal } from '../api/principal.js';
 
 /**
  * A management request as a handler reads it: already authenticated, its body parsed and its

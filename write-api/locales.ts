@@ -3,8 +3,8 @@ import { createLocale, deleteLocale, updateLocale, type LocaleInput } from '../c
 import { DomainError } from '../domain/errors.js';
 import type { LocaleFields } from '../domain/locales/events.js';
 import { localeId } from '../projections/locales.js';
-import { param } from '../read-api/query.js';
-import { localeView } from '../read-api/views.js';
+import { param } from '../api/query.js';
+import { localeView } from '../api/views.js';
 import type { WriteDeps } from './deps.js';
 import { afterWrite } from './respond.js';
 import { documented, validator } from './validate.js';

@@ -1,7 +1,7 @@
 import type { Position } from '../commands/ports.js';
 import type { ResourceState } from '../domain/resource/decider.js';
-import { withVectorsSize } from '../read-api/vectors-size.js';
-import { resourceView } from '../read-api/views.js';
+import { withVectorsSize } from '../api/vectors-size.js';
+import { resourceView } from '../api/views.js';
 import type { WriteDeps } from './deps.js';
 import type { ApiResult } from './handler.js';
 import { afterWrite } from './respond.js';

@@ -1,7 +1,7 @@
 import { createResource, deleteResource, updateResourceMetadata } from '../commands/resources.js';
 import { upsertResource } from '../commands/upsert.js';
 import { DomainError } from '../domain/errors.js';
-import { param, queryBool, queryString } from '../read-api/query.js';
+import { param, queryBool, queryString } from '../api/query.js';
 import type { WriteDeps } from './deps.js';
 import type { ApiHandler, ApiRequest, ApiRoute } from './handler.js';
 import { ifMatch } from './if-match.js';

@@ -1,8 +1,8 @@
 import { json, type ApiRoute } from './handler.js';
 import { cancelSchedule, createRevision, deleteRevision, publishRevision, scheduleRevision, updateRevision, validateRevision } from '../commands/revisions.js';
 import type { Position } from '../commands/ports.js';
-import { param } from '../read-api/query.js';
-import { revisionView } from '../read-api/views.js';
+import { param } from '../api/query.js';
+import { revisionView } from '../api/views.js';
 import type { WriteDeps } from './deps.js';
 import { afterWrite } from './respond.js';
 import { documented, validator } from './validate.js';

@@ -1,8 +1,8 @@
 import type { ApiRoute } from './handler.js';
 import { createVersion, deleteVersion, publishVersion, updateVersion } from '../commands/schema.js';
-import { param, queryString } from '../read-api/query.js';
-import { schemaRef, versionPaths as paths } from '../read-api/schema-paths.js';
-import { versionView } from '../read-api/views.js';
+import { param, queryString } from '../api/query.js';
+import { schemaRef, versionPaths as paths } from '../api/schema-paths.js';
+import { versionView } from '../api/views.js';
 import type { WriteDeps } from './deps.js';
 import { draftRevisions } from './draft-revisions.js';
 import { afterWrite } from './respond.js';

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { ExistingTenancy, TenancyContext } from '../commands/tenancy-context.js';
 import { isoNow } from '../commands/time-text.js';
 import type { ReadStore } from '../projections/ports.js';
-import { organizationAdmin } from '../read-api/tenancy-access.js';
+import { organizationAdmin } from '../api/tenancy-access.js';
 import { refererHost } from './context.js';
 
 /** An organization administrator's command under `/organizations/{org}/`. */

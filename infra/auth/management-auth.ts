@@ -5,9 +5,10 @@ import { secretHash } from '../../commands/key-pair.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Doc, ReadStore } from '../../projections/ports.js';
 import { AUTH_FAILURE_MESSAGES, parseCredentials, parseFailure, type AuthFailure } from '../../read-api/auth/credentials.js';
-import { keyActor, keyFromCredentials, rawBodyOf, signedPath } from '../../read-api/auth/key-lookup.js';
+import { keyFromCredentials, rawBodyOf, signedPath } from '../../read-api/auth/key-lookup.js';
+import { keyActor } from '../../api/views.js';
 import type { UsedSignatures } from '../../read-api/auth/secure-signature.js';
-import type { Principal } from '../../read-api/principal.js';
+import type { Principal } from '../../api/principal.js';
 
 export type TokenClaims = { readonly sub: string; readonly org: string };
 

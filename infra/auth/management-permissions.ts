@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { DomainError } from '../../domain/errors.js';
 import { managementAllows, managementNeed } from '../../domain/roles/management-scope.js';
 import type { ReadStore } from '../../projections/ports.js';
-import type { Principal } from '../../read-api/principal.js';
+import type { Principal } from '../../api/principal.js';
 
 const denied = (): DomainError => new DomainError('permission_denied', 'You do not have permission to perform this action.');
 

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** What the build reads: every folder tsconfig.build.json includes, and the configs themselves. */
-export const SOURCE_DIRS = ['domain', 'commands', 'projections', 'read-api', 'write-api', 'infra'];
+export const SOURCE_DIRS = ['domain', 'commands', 'projections', 'api', 'read-api', 'write-api', 'infra'];
 export const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json'];
 /** Written after a successful build; its time is the build's time. */
 export const STAMP = join('dist', '.build-stamp');

@@ -8,7 +8,7 @@ import typeis from 'type-is';
 import { DomainError } from '../../domain/errors.js';
 import type { Embedder } from '../../projections/embedder.js';
 import type { SearchIndex } from '../../projections/ports.js';
-import type { DeliveryAsk } from '../../read-api/delivery/ask.js';
+import type { DeliveryAsk } from '../../api/delivery-ask.js';
 import { WWW_AUTHENTICATE, type DeliveryAuth } from '../../read-api/delivery/auth.js';
 import type { McpEndpoint, McpRequest } from '../../read-api/delivery/mcp/endpoint.js';
 import { deliveryPipeline, type Delivered } from '../../read-api/delivery/router.js';

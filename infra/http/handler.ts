@@ -1,5 +1,5 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import type { Principal } from '../../read-api/principal.js';
+import type { Principal } from '../../api/principal.js';
 import { commandContext } from '../../write-api/context.js';
 import { tenancyContext } from '../../write-api/tenancy-context.js';
 import type { ApiHandler, ApiRequest, ApiResult, ApiRoute } from '../../write-api/handler.js';

@@ -5,7 +5,7 @@ import { windowOf } from '../../domain/billing.js';
 import { DomainError } from '../../domain/errors.js';
 import { isUnlimited, limitsOf, type PlanCode } from '../../domain/plan.js';
 import type { ReadStore } from '../../projections/ports.js';
-import type { Principal } from '../../read-api/principal.js';
+import type { Principal } from '../../api/principal.js';
 import type { RequestCounter } from '../../read-api/request-counter.js';
 
 /** `plan`: each organization's plan value; a number: that many for every organization; `off`: no limit. */

@@ -1,6 +1,6 @@
 import type { StoredEvent } from '../../commands/ports.js';
 import { DomainError } from '../../domain/errors.js';
-import { queryDatetime, queryString } from '../query.js';
+import { queryDatetime, queryString } from '../../api/query.js';
 import { parsePosition } from './replay-query.js';
 
 /**

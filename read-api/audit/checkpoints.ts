@@ -3,7 +3,7 @@ import { CHECKPOINT_STREAM, type SignedCheckpoint } from '../../domain/audit-che
 import { DomainError } from '../../domain/errors.js';
 import { managementRestriction } from '../event-visibility.js';
 import { envelope, pageParams } from '../pagination.js';
-import { principalOf } from '../principal.js';
+import { principalOf } from '../../api/principal.js';
 import type { AuditDeps } from './deps.js';
 
 /**

@@ -1,5 +1,5 @@
 import { DomainError } from '../../domain/errors.js';
-import { queryBool, queryInt, queryString } from '../query.js';
+import { queryBool, queryInt, queryString } from '../../api/query.js';
 import type { ReplayFilter } from './replay-filter.js';
 
 export type ReplayFormat = 'ndjson' | 'sse';

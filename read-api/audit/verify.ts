@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { DomainError } from '../../domain/errors.js';
-import { principalOf } from '../principal.js';
+import { principalOf } from '../../api/principal.js';
 import type { AuditDeps } from './deps.js';
 
 /**

@@ -63,17 +63,6 @@ export async function keyFromCredentials(store: ReadStore, kind: KeyKind, creden
   return doc && (await provesOnce(doc, credentials, request, used)) ? doc : null;
 }
 
-/** The audit actor of an API key (specification, Event object). */
-export const keyActor = (doc: Doc): Record<string, unknown> => ({
-  key: doc.key,
-  description: doc.description,
-  public_key: doc.public_key,
-  role: doc.role,
-  created_at: doc.created_at,
-  environment: doc.env,
-  deleted_at: null,
-});
-
 /** The path a client signed: the URL path without the query string. */
 export const signedPath = (originalUrl: string): string => originalUrl.split('?')[0] || '/';
 

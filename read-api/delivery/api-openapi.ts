@@ -1,6 +1,6 @@
 import { notFound } from '../../domain/errors.js';
 import { SYS_FIELDS } from '../../projections/delivery-query.js';
-import type { DeliveryAsk, ReadAnswer } from './ask.js';
+import type { DeliveryAsk, ReadAnswer } from '../../api/delivery-ask.js';
 import { readAnswer } from './caching.js';
 import type { EnvModel } from './models.js';
 import { LIST_PARAMS, LOCALE_PARAMS, template, type Param } from './router-introspection.js';

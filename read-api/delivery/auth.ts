@@ -6,7 +6,7 @@ import type { Doc, ReadStore } from '../../projections/ports.js';
 import { AUTH_FAILURE_MESSAGES, parseCredentials, type Credentials } from '../auth/credentials.js';
 import { findKey, lookupId, provesOnce, signedPath } from '../auth/key-lookup.js';
 import type { UsedSignatures } from '../auth/secure-signature.js';
-import type { DeliveryAsk } from './ask.js';
+import type { DeliveryAsk } from '../../api/delivery-ask.js';
 import type { DeliveryApi } from './routing.js';
 
 export const WWW_AUTHENTICATE = 'Simple realm="delivery-api", Secure realm="delivery-api"';

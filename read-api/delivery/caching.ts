@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ReadAnswer } from './ask.js';
+import type { ReadAnswer } from '../../api/delivery-ask.js';
 import type { ServedAnswer } from './served-cache.js';
 
 /** A strong validator of the exact bytes served: any change in what the answer depends on changes it. */

@@ -1,5 +1,5 @@
 import { notFound } from '../../domain/errors.js';
-import type { ReadAnswer } from './ask.js';
+import type { ReadAnswer } from '../../api/delivery-ask.js';
 import { shapeItem, surrogateKeys } from './item.js';
 import type { ListContext } from './list.js';
 import { requireMethod } from './methods.js';

@@ -1,9 +1,9 @@
 import { DomainError } from '../../domain/errors.js';
-import type { ReadAnswer } from './ask.js';
+import type { ReadAnswer } from '../../api/delivery-ask.js';
 import { effectiveSort, type DeliveryQuery } from '../../projections/delivery-query.js';
 import { cursorOf } from '../../projections/delivery-query-eval.js';
 import type { DeliveryDoc, Page, SearchIndex } from '../../projections/ports.js';
-import { queryString } from '../query.js';
+import { queryString } from '../../api/query.js';
 import { shapeItem, surrogateKeys } from './item.js';
 import { listText, parsedDoc, servesStoredPayloads } from './list-text.js';
 import { requireMethod, servesData } from './methods.js';

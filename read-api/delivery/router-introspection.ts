@@ -1,5 +1,5 @@
 import { notFound } from '../../domain/errors.js';
-import type { ReadAnswer } from './ask.js';
+import type { ReadAnswer } from '../../api/delivery-ask.js';
 import { readAnswer } from './caching.js';
 import type { DeliveryApi, DeliveryRoute } from './routing.js';
 

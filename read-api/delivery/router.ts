@@ -3,7 +3,7 @@ import { DomainError, notFound } from '../../domain/errors.js';
 import type { SearchIndex } from '../../projections/ports.js';
 import { apiOpenApi } from './api-openapi.js';
 import { AskedBefore } from './asked-before.js';
-import type { DeliveryAnswer, DeliveryAsk, ReadAnswer } from './ask.js';
+import type { DeliveryAnswer, DeliveryAsk, ReadAnswer } from '../../api/delivery-ask.js';
 import type { DeliveryAuth } from './auth.js';
 import { notModified, SURROGATE_KEY, servedText } from './caching.js';
 import { corsHeaders } from './cors.js';

@@ -1,5 +1,5 @@
 import type { Doc, ReadStore } from '../../projections/ports.js';
-import { addressSteps, lineage, type RouteStep } from './lineage.js';
+import { addressSteps, lineage, type RouteStep } from '../../api/lineage.js';
 import { loadEnvModel, type EnvModel } from './models.js';
 
 /** An address of a connected collection: the scoped route, or a published flat level of it. */

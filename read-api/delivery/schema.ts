@@ -1,5 +1,5 @@
 import { notFound } from '../../domain/errors.js';
-import type { DeliveryAsk, ReadAnswer } from './ask.js';
+import type { DeliveryAsk, ReadAnswer } from '../../api/delivery-ask.js';
 import { readAnswer } from './caching.js';
 import type { ListContext } from './list.js';
 import { refuseUnknownParameters } from './query/read-options.js';

@@ -1,4 +1,4 @@
-import type { DeliveryAnswer, DeliveryAsk } from './ask.js';
+import type { DeliveryAnswer, DeliveryAsk } from '../../api/delivery-ask.js';
 import type { DeliveryCaller } from './auth.js';
 import type { DeliveryApi } from './routing.js';
 import type { Match } from './scope.js';

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const FOLDERS = ['commands', 'domain', 'infra', 'projections', 'read-api', 'write-api'];
+const FOLDERS = ['api', 'commands', 'domain', 'infra', 'projections', 'read-api', 'write-api'];
 /** `import ... from './x.js'`, `export ... from`, `import('./x.js')`: type-only imports count too. */
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { collectionView, resourceView } from '../../read-api/views.js';
+import { collectionView, resourceView } from '../../api/views.js';
 
 describe('read-api views: read-model documents as the specification objects', () => {
   it('keeps the fields in the object order, a missing one as null, and drops internal ones (_id, env)', () => {

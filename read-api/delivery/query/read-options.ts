@@ -1,5 +1,5 @@
 import { DomainError } from '../../../domain/errors.js';
-import { queryBool, queryString } from '../../query.js';
+import { queryBool, queryString } from '../../../api/query.js';
 import type { Locales } from '../models.js';
 import type { Catalog } from './catalog.js';
 import { WHERE_PREFIX } from './where.js';

@@ -1,7 +1,7 @@
 import { notFound } from '../../../domain/errors.js';
 import type { Embedder } from '../../../projections/embedder.js';
 import type { SearchIndex } from '../../../projections/ports.js';
-import { queryString } from '../../query.js';
+import { queryString } from '../../../api/query.js';
 import { ownersOf } from '../scope.js';
 import { shapeItem } from '../item.js';
 import type { ListContext } from '../list.js';

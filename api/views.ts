@@ -84,3 +84,14 @@ export const apiKeyView = (doc: Doc) => ({
 });
 
 export const localeView = (doc: Doc) => ({ ...pick(doc, ['name', 'code']), environment: doc.env, ...pick(doc, ['is_default', 'created_at']) });
+
+/** The audit actor of an API key (specification, Event object). */
+export const keyActor = (doc: Doc): Record<string, unknown> => ({
+  key: doc.key,
+  description: doc.description,
+  public_key: doc.public_key,
+  role: doc.role,
+  created_at: doc.created_at,
+  environment: doc.env,
+  deleted_at: null,
+});

@@ -1,4 +1,4 @@
-import type { Doc } from '../../projections/ports.js';
+import type { Doc } from '../projections/ports.js';
 
 /** One step of a delivery address: a collection alias, followed by a resource key when `keyed`. */
 export type RouteStep = { readonly alias: string; readonly folder: string; readonly keyed: boolean };

@@ -1,5 +1,5 @@
 import type { Doc, ReadStore } from '../projections/ports.js';
-import { addressSteps, lineage, renderSteps } from './delivery/lineage.js';
+import { addressSteps, lineage, renderSteps } from './lineage.js';
 import { connectionView } from './views.js';
 
 /** A connection as the management API shows it: its fields plus `flat_routes` for strict collections. */

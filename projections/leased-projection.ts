@@ -105,21 +105,19 @@ export class LeasedProjection implements Consumer {
     if (!this.stopped) await this.watcher.start();
   }
 
+  /**
+   * Held here: the runner answers (a fault of it at once, as without leases). Not held, or lost
+   * while waiting (the runner stood by and let its waits go): the store's checkpoint another
+   * process writes answers for the time left. One waiter at a time: a wait left on the idle side
+   * would only end by its timer.
+   */
   async waitFor(position: Position, timeoutMs: number): Promise<boolean> {
-    // Whichever applies it first: the runner here, or the store's checkpoint another process wrote.
-    return new Promise((resolve) => {
-      let left = 2;
-      const settle = (reached: boolean): void => {
-        left--;
-        if (reached || left === 0) {
-          left = -1;
-          resolve(reached);
-        }
-      };
-      // A fault of the runner here answers at once, as without leases.
-      void this.runner.waitFor(position, timeoutMs).then((reached) => (reached || !this.held ? settle(reached) : ((left = -1), resolve(false))));
-      void this.watcher.waitFor(position, timeoutMs).then(settle);
-    });
+    const until = Date.now() + timeoutMs;
+    if (this.held) {
+      const reached = await this.runner.waitFor(position, timeoutMs);
+      if (reached || this.held) return reached;
+    }
+    return this.watcher.waitFor(position, Math.max(0, until - Date.now()));
   }
 
   issued(): Position {

@@ -279,6 +279,8 @@ export class ProjectionRunner implements Consumer {
     this.autoRetry = { timer: null, delayMs: this.firstRetryMs };
     this.fault = null;
     this.behind = 0;
+    // Its waits are answered false: whoever waits goes on with the checkpoint another process writes.
+    this.waiters.endAll();
   }
 
   private stopOn(event: StoredEvent, error: unknown): void {

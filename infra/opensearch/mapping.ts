@@ -17,7 +17,7 @@ export type Source = DeliveryDoc & {
   readonly search_texts?: readonly SearchTextSource[];
 };
 
-export type Checkpoint = { readonly position: string };
+export type Checkpoint = { readonly position: string; readonly epoch?: number };
 
 export const docId = (env: string, folder: string, key: string): string => `${env}|${folder}|${key}`;
 
@@ -104,7 +104,8 @@ export const DOCS_MAPPING: TypeMapping = {
 
 export const CHECKPOINTS_MAPPING: TypeMapping = {
   dynamic: 'strict',
-  properties: { position: { type: 'keyword', index: false } },
+  // epoch: the lease that fenced the checkpoint (docs/decisions/0386); put on an index made before it.
+  properties: { position: { type: 'keyword', index: false }, epoch: { type: 'long', index: false } },
 };
 
 /** The delivery projection's schema knowledge for search: one JSON value per id. */

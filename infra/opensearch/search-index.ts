@@ -4,6 +4,7 @@ import { effectiveSort, type DeliveryQuery, type JoinFilter } from '../../projec
 import { DomainError } from '../../domain/errors.js';
 import type { DeliveryDoc, Page, PageRequest, SearchIndex, SearchIndexTx, Scored, TextQuery, VectorQuery } from '../../projections/ports.js';
 import { Mutex } from '../mutex.js';
+import { LeaseLost } from '../../projections/lease.js';
 import { activeFields, type SearchField } from '../../projections/search-fields.js';
 import { BufferedWriter, emptyWrites, type UnitWrites } from './buffered-writer.js';
 import { keysetQuery, referencesQuery, sortClauses, whereQuery } from './delivery-query-dsl.js';
@@ -51,6 +52,8 @@ export class OpenSearchSearchIndex implements SearchIndex {
   private readonly refresh: 'wait_for' | true;
   private readonly mutex = new Mutex();
   private readonly budget: QueryBudget;
+  /** The lease epoch each fenced consumer writes its checkpoint with (docs/decisions/0386). */
+  private readonly epochs = new Map<string, number>();
   private ready: Promise<void> | undefined;
 
   constructor(url: string, options: OpenSearchIndexOptions = {}) {
@@ -76,7 +79,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
   private ensure(): Promise<void> {
     this.ready ??= Promise.all([
       this.create(this.docs, DOCS_MAPPING, DOCS_SETTINGS),
-      this.create(this.checkpoints, CHECKPOINTS_MAPPING),
+      this.create(this.checkpoints, CHECKPOINTS_MAPPING).then(() => this.client.indices.putMapping({ index: this.checkpoints, body: CHECKPOINTS_MAPPING })),
       this.create(this.searchMeta, SEARCH_META_MAPPING),
       this.create(this.vectors, VECTORS_MAPPING, VECTORS_SETTINGS),
     ])
@@ -248,9 +251,54 @@ export class OpenSearchSearchIndex implements SearchIndex {
         });
       }
       await this.flush(writes);
-      const checkpoint: Checkpoint = { position };
-      await this.client.index({ index: this.checkpoints, id: consumer, body: checkpoint });
+      await this.saveCheckpoint(consumer, position);
     });
+  }
+
+  /**
+   * The checkpoint of a fenced consumer is written only while the stored one has its epoch, with
+   * OpenSearch's optimistic concurrency (`if_seq_no`): a holder fenced out meanwhile gets LeaseLost.
+   * Its documents are written by then (no transaction spans them); its successor applies the same
+   * events again from the checkpoint, which leaves the same documents.
+   */
+  private async saveCheckpoint(consumer: string, position: Position): Promise<void> {
+    const epoch = this.epochs.get(consumer);
+    if (epoch === undefined) {
+      await this.client.index({ index: this.checkpoints, id: consumer, body: { position } satisfies Checkpoint });
+      return;
+    }
+    const stored = await this.storedCheckpoint(consumer);
+    if ((stored?.source.epoch ?? 0) !== epoch) throw new LeaseLost(consumer, epoch, stored?.source.epoch ?? null);
+    await this.writeIfUnchanged(consumer, { position, epoch }, stored, epoch);
+  }
+
+  /** Marks the checkpoint with `epoch` (refused when a later one did) and writes with it from now on. */
+  async fence(consumer: string, epoch: number): Promise<void> {
+    await this.ensure();
+    await this.mutex.run(async () => {
+      const stored = await this.storedCheckpoint(consumer);
+      const before = stored?.source.epoch ?? 0;
+      if (before > epoch) throw new LeaseLost(consumer, epoch, before);
+      await this.writeIfUnchanged(consumer, { position: stored?.source.position ?? '', epoch }, stored, epoch);
+      this.epochs.set(consumer, epoch);
+    });
+  }
+
+  private async storedCheckpoint(consumer: string): Promise<{ source: Checkpoint; seqNo?: number; primaryTerm?: number } | null> {
+    const { body } = await this.client.get({ index: this.checkpoints, id: consumer }, { ignore: [404] });
+    return body.found ? { source: body._source as Checkpoint, seqNo: body._seq_no, primaryTerm: body._primary_term } : null;
+  }
+
+  private async writeIfUnchanged(consumer: string, checkpoint: Checkpoint, stored: { seqNo?: number; primaryTerm?: number } | null, epoch: number): Promise<void> {
+    const unchanged =
+      stored === null ? { op_type: 'create' as const } : stored.seqNo !== undefined ? { if_seq_no: stored.seqNo, if_primary_term: stored.primaryTerm } : {};
+    try {
+      await this.client.index({ index: this.checkpoints, id: consumer, body: checkpoint, ...unchanged });
+    } catch (error) {
+      // Another holder wrote the checkpoint between the read and this write.
+      if (error instanceof errors.ResponseError && error.meta.statusCode === 409) throw new LeaseLost(consumer, epoch);
+      throw error;
+    }
   }
 
   async checkpoint(consumer: string): Promise<Position> {

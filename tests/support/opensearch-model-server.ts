@@ -139,6 +139,9 @@ type Hit = { _id: string; _score: number | null; _source: Obj; sort?: unknown[] 
 
 export class OpenSearchModel {
   private readonly indices = new Map<string, { docs: Map<string, Obj>; properties: Obj; settings: unknown }>();
+  /** The sequence number of each document's last `index` (`index/id`). */
+  private readonly seqs = new Map<string, number>();
+  private lastSeq = 0;
   /**
    * How long the server takes to answer a search, in ms (0: at once). A request whose
    * `requestTimeout` is shorter fails as the client fails it then: a TimeoutError after that time.
@@ -229,12 +232,19 @@ export class OpenSearchModel {
       },
       get: ({ index, id }: { index: string; id: string }) => {
         const source = this.index(index).docs.get(id);
-        return ok(source ? { found: true, _source: structuredClone(source) } : { found: false });
+        return ok(source ? { found: true, _source: structuredClone(source), _seq_no: this.seqs.get(`${index}/${id}`) ?? 0, _primary_term: 1 } : { found: false });
       },
       mget: ({ index, body }: { index: string; body: { ids: string[] } }) =>
         ok({ docs: body.ids.map((id) => (this.index(index).docs.has(id) ? { found: true, _source: structuredClone(this.index(index).docs.get(id)) } : { found: false })) }),
-      index: ({ index, id, body }: { index: string; id: string; body: Obj }) => {
-        this.index(index).docs.set(id, structuredClone(body));
+      // Optimistic concurrency as the server has it: `if_seq_no` must name the document's last write, `op_type: create` finds none.
+      index: ({ index, id, body, if_seq_no, op_type }: { index: string; id: string; body: Obj; if_seq_no?: number; op_type?: 'create' }) => {
+        const docs = this.index(index).docs;
+        const seq = this.seqs.get(`${index}/${id}`);
+        if ((op_type === 'create' && docs.has(id)) || (if_seq_no !== undefined && if_seq_no !== seq)) {
+          return Promise.reject(new errors.ResponseError({ body: { error: { type: 'version_conflict_engine_exception' } }, statusCode: 409, headers: {}, warnings: null, meta: {} as never }));
+        }
+        docs.set(id, structuredClone(body));
+        this.seqs.set(`${index}/${id}`, (this.lastSeq += 1));
         return ok({ result: 'created' });
       },
       delete: ({ index, id }: { index: string; id: string }) => {

@@ -59,6 +59,8 @@ export class CheckpointWatcher implements Consumer {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.polling;
+    // Its waits are answered false: whoever waits goes on with the runner that applies it here now.
+    this.waiters.endAll();
   }
 
   private schedule(ms: number): void {
@@ -148,6 +150,5 @@ export class CheckpointWatcher implements Consumer {
 
   async stop(): Promise<void> {
     await this.standBy();
-    this.waiters.endAll();
   }
 }

@@ -90,8 +90,9 @@ export class LeasedProjection implements Consumer {
       if (epoch === null) return;
       await this.lease.fence?.(epoch);
     }
-    await this.watcher.standBy();
+    // Held from here: a wait the watcher answers false on standing by goes on with the runner.
     this.epoch = epoch;
+    await this.watcher.standBy();
     await this.runner.start();
     this.lease.onHeld?.();
   }
@@ -106,18 +107,18 @@ export class LeasedProjection implements Consumer {
   }
 
   /**
-   * Held here: the runner answers (a fault of it at once, as without leases). Not held, or lost
-   * while waiting (the runner stood by and let its waits go): the store's checkpoint another
-   * process writes answers for the time left. One waiter at a time: a wait left on the idle side
-   * would only end by its timer.
+   * Held here, the runner answers (a fault of it at once, as without leases); not held, the
+   * store's checkpoint another process writes. One side at a time: a wait left on the idle side
+   * would only end by its timer. When the lease comes or goes meanwhile, the side standing by
+   * answers its waits false and the other answers for the time left.
    */
   async waitFor(position: Position, timeoutMs: number): Promise<boolean> {
     const until = Date.now() + timeoutMs;
-    if (this.held) {
-      const reached = await this.runner.waitFor(position, timeoutMs);
-      if (reached || this.held) return reached;
+    for (;;) {
+      const held = this.held;
+      const reached = await (held ? this.runner : this.watcher).waitFor(position, Math.max(0, until - Date.now()));
+      if (reached || this.held === held || Date.now() >= until) return reached;
     }
-    return this.watcher.waitFor(position, Math.max(0, until - Date.now()));
   }
 
   issued(): Position {

@@ -69,17 +69,25 @@ export class OpenSearchSearchIndex implements SearchIndex {
     this.queries = new OpenSearchQueries(this.client, this.docs, this.vectors, this.widths, this.budget);
   }
 
-  private async create(index: string, mappings: Types.Common_Mapping.TypeMapping, settings: Record<string, unknown> = {}): Promise<void> {
-    if ((await this.client.indices.exists({ index })).body) return;
-    await this.client.indices.create({ index, body: { mappings, settings } }).catch((error: unknown) => {
-      if (!alreadyExists(error)) throw error;
-    });
+  /** Makes the index unless it exists; answers whether it existed before. */
+  private async create(index: string, mappings: Types.Common_Mapping.TypeMapping, settings: Record<string, unknown> = {}): Promise<boolean> {
+    if ((await this.client.indices.exists({ index })).body) return true;
+    return this.client.indices.create({ index, body: { mappings, settings } }).then(
+      () => false,
+      (error: unknown) => {
+        if (!alreadyExists(error)) throw error;
+        return true;
+      },
+    );
   }
 
   private ensure(): Promise<void> {
     this.ready ??= Promise.all([
       this.create(this.docs, DOCS_MAPPING, DOCS_SETTINGS),
-      this.create(this.checkpoints, CHECKPOINTS_MAPPING).then(() => this.client.indices.putMapping({ index: this.checkpoints, body: CHECKPOINTS_MAPPING })),
+      // A checkpoints index made before the lease epochs (docs/decisions/0386) gets its epoch field.
+      this.create(this.checkpoints, CHECKPOINTS_MAPPING).then(async (existed) => {
+        if (existed) await this.client.indices.putMapping({ index: this.checkpoints, body: CHECKPOINTS_MAPPING });
+      }),
       this.create(this.searchMeta, SEARCH_META_MAPPING),
       this.create(this.vectors, VECTORS_MAPPING, VECTORS_SETTINGS),
     ])

@@ -69,4 +69,16 @@ describe('OpenSearch delivery index: checkpoints fenced by lease epochs (on a mo
     await index.unitOfWork(CONSUMER, '0002', nothing);
     expect(await index.checkpoint(CONSUMER)).to.equal('0002');
   });
+
+  it('gives a checkpoints index made before the lease epochs its epoch field, and fences on it', async () => {
+    const model = new OpenSearchModel();
+    const client = model.asClient();
+    await client.indices.create({ index: 'fenced-checkpoints', body: { mappings: { dynamic: 'strict', properties: { position: { type: 'keyword', index: false } } }, settings: {} } });
+    await client.index({ index: 'fenced-checkpoints', id: CONSUMER, body: { position: '0007' } });
+    const index = indexOn(model.asClient());
+    await index.fence(CONSUMER, 1);
+    const { body } = await client.indices.getMapping({ index: 'fenced-checkpoints' });
+    expect(Object.keys(body['fenced-checkpoints']!.mappings.properties ?? {})).to.have.members(['position', 'epoch']);
+    expect(await index.checkpoint(CONSUMER)).to.equal('0007');
+  });
 });

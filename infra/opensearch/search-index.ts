@@ -41,6 +41,9 @@ const alreadyExists = (error: unknown): boolean =>
  * work is buffered and written with one bulk request that waits for a refresh, then the checkpoint
  * is stored: whoever waits on the checkpoint sees the documents in searches.
  */
+/** Where a checkpoint write left the document: the next write of its holder goes only over it. */
+type Written = { readonly seqNo: number; readonly primaryTerm: number };
+
 export class OpenSearchSearchIndex implements SearchIndex {
   private readonly client: Client;
   private readonly docs: string;
@@ -52,8 +55,8 @@ export class OpenSearchSearchIndex implements SearchIndex {
   private readonly refresh: 'wait_for' | true;
   private readonly mutex = new Mutex();
   private readonly budget: QueryBudget;
-  /** The lease epoch each fenced consumer writes its checkpoint with (docs/decisions/0386). */
-  private readonly epochs = new Map<string, number>();
+  /** Each fenced consumer's lease epoch and the sequence number of its last checkpoint write (docs/decisions/0386). */
+  private readonly fenced = new Map<string, Written & { readonly epoch: number }>();
   private ready: Promise<void> | undefined;
 
   constructor(url: string, options: OpenSearchIndexOptions = {}) {
@@ -264,47 +267,40 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   /**
-   * The checkpoint of a fenced consumer is written only while the stored one has its epoch, with
-   * OpenSearch's optimistic concurrency (`if_seq_no`): a holder fenced out meanwhile gets LeaseLost.
-   * Its documents are written by then (no transaction spans them); its successor applies the same
-   * events again from the checkpoint, which leaves the same documents.
+   * The checkpoint of a fenced consumer is written only over its own last write (OpenSearch's
+   * optimistic concurrency, `if_seq_no`): once a successor fenced it, the write is refused and the
+   * holder gets LeaseLost. Its documents are written by then (no transaction spans them); the
+   * successor applies the same events again from the checkpoint, which leaves the same documents.
    */
   private async saveCheckpoint(consumer: string, position: Position): Promise<void> {
-    const epoch = this.epochs.get(consumer);
-    if (epoch === undefined) {
+    const held = this.fenced.get(consumer);
+    if (held === undefined) {
       await this.client.index({ index: this.checkpoints, id: consumer, body: { position } satisfies Checkpoint });
       return;
     }
-    const stored = await this.storedCheckpoint(consumer);
-    if ((stored?.source.epoch ?? 0) !== epoch) throw new LeaseLost(consumer, epoch, stored?.source.epoch ?? null);
-    await this.writeIfUnchanged(consumer, { position, epoch }, stored, epoch);
+    this.fenced.set(consumer, { epoch: held.epoch, ...(await this.writeOver(consumer, { position, epoch: held.epoch }, held)) });
   }
 
   /** Marks the checkpoint with `epoch` (refused when a later one did) and writes with it from now on. */
   async fence(consumer: string, epoch: number): Promise<void> {
     await this.ensure();
     await this.mutex.run(async () => {
-      const stored = await this.storedCheckpoint(consumer);
-      const before = stored?.source.epoch ?? 0;
-      if (before > epoch) throw new LeaseLost(consumer, epoch, before);
-      await this.writeIfUnchanged(consumer, { position: stored?.source.position ?? '', epoch }, stored, epoch);
-      this.epochs.set(consumer, epoch);
+      const { body } = await this.client.get({ index: this.checkpoints, id: consumer }, { ignore: [404] });
+      const stored = body.found ? (body._source as Checkpoint) : null;
+      if ((stored?.epoch ?? 0) > epoch) throw new LeaseLost(consumer, epoch, stored?.epoch ?? null);
+      const read = body.found ? { seqNo: body._seq_no as number, primaryTerm: body._primary_term as number } : null;
+      this.fenced.set(consumer, { epoch, ...(await this.writeOver(consumer, { position: stored?.position ?? '', epoch }, read)) });
     });
   }
 
-  private async storedCheckpoint(consumer: string): Promise<{ source: Checkpoint; seqNo?: number; primaryTerm?: number } | null> {
-    const { body } = await this.client.get({ index: this.checkpoints, id: consumer }, { ignore: [404] });
-    return body.found ? { source: body._source as Checkpoint, seqNo: body._seq_no, primaryTerm: body._primary_term } : null;
-  }
-
-  private async writeIfUnchanged(consumer: string, checkpoint: Checkpoint, stored: { seqNo?: number; primaryTerm?: number } | null, epoch: number): Promise<void> {
-    const unchanged =
-      stored === null ? { op_type: 'create' as const } : stored.seqNo !== undefined ? { if_seq_no: stored.seqNo, if_primary_term: stored.primaryTerm } : {};
+  /** Writes the checkpoint only over `last` (none: only where there is none yet); 409 from the server is LeaseLost. */
+  private async writeOver(consumer: string, checkpoint: Checkpoint & { epoch: number }, last: Written | null): Promise<Written> {
+    const unchanged = last === null ? { op_type: 'create' as const } : { if_seq_no: last.seqNo, if_primary_term: last.primaryTerm };
     try {
-      await this.client.index({ index: this.checkpoints, id: consumer, body: checkpoint, ...unchanged });
+      const { body } = await this.client.index({ index: this.checkpoints, id: consumer, body: checkpoint, ...unchanged });
+      return { seqNo: body._seq_no, primaryTerm: body._primary_term };
     } catch (error) {
-      // Another holder wrote the checkpoint between the read and this write.
-      if (error instanceof errors.ResponseError && error.meta.statusCode === 409) throw new LeaseLost(consumer, epoch);
+      if (error instanceof errors.ResponseError && error.meta.statusCode === 409) throw new LeaseLost(consumer, checkpoint.epoch);
       throw error;
     }
   }

@@ -38,7 +38,7 @@ describe('OpenSearch delivery index: checkpoints fenced by lease epochs (on a mo
     expect((again as LeaseLost).stored).to.equal(2);
   });
 
-  it('refuses a checkpoint when the successor fenced between its read and its write (if_seq_no)', async () => {
+  it('refuses a fence when the successor fenced between its read and its write (if_seq_no)', async () => {
     const model = new OpenSearchModel();
     const successor = indexOn(model.asClient());
     const client = model.asClient();
@@ -58,9 +58,11 @@ describe('OpenSearch delivery index: checkpoints fenced by lease epochs (on a mo
     await late.fence(CONSUMER, 1);
     await late.unitOfWork(CONSUMER, '0001', nothing);
     fenceBetween = true;
-    const error = await refusal(late.unitOfWork(CONSUMER, '0002', nothing));
+    const error = await refusal(late.fence(CONSUMER, 1));
     expect(error).to.be.instanceOf(LeaseLost);
     expect(await successor.checkpoint(CONSUMER)).to.equal('0001');
+    await successor.unitOfWork(CONSUMER, '0002', nothing);
+    expect(await successor.checkpoint(CONSUMER)).to.equal('0002');
   });
 
   it('writes the checkpoint of a consumer never fenced as before (a rebuild, one process)', async () => {

@@ -245,7 +245,7 @@ export class OpenSearchModel {
         }
         docs.set(id, structuredClone(body));
         this.seqs.set(`${index}/${id}`, (this.lastSeq += 1));
-        return ok({ result: 'created' });
+        return ok({ result: 'created', _seq_no: this.lastSeq, _primary_term: 1 });
       },
       delete: ({ index, id }: { index: string; id: string }) => {
         this.index(index).docs.delete(id);

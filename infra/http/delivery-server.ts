@@ -1,9 +1,8 @@
 import { createReadStream, statSync } from 'node:fs';
-import { METHODS, type IncomingMessage, type OutgoingHttpHeaders, type RequestListener, type ServerResponse } from 'node:http';
+import { METHODS, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import type { TLSSocket } from 'node:tls';
 import findMyWay from 'find-my-way';
-import helmet from 'helmet';
 import typeis from 'type-is';
 import { DomainError } from '../../domain/errors.js';
 import type { Embedder } from '../../projections/embedder.js';
@@ -26,17 +25,7 @@ import { jsonBody } from './raw-body.js';
 import type { RouteEntry } from './route-table.js';
 import { idOf, REQUEST_ID_HEADER, requestLog } from '../observability/request-log.js';
 import { referencePages } from '../openapi/reference.js';
-
-/** The headers helmet sets on every delivery answer, taken once from helmet itself. */
-export function securityHeaders(): OutgoingHttpHeaders {
-  const headers: OutgoingHttpHeaders = {};
-  const recorder = {
-    setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = value),
-    removeHeader: (name: string) => void delete headers[name.toLowerCase()],
-  };
-  helmet({ contentSecurityPolicy: false })(recorder as never, recorder as never, () => {});
-  return headers;
-}
+import { securityHeaders } from './security-headers.js';
 
 export type DeliveryServerDeps = {
   readonly routing: DeliveryRouting;
@@ -96,7 +85,7 @@ const step = (run: (req: IncomingMessage, res: ServerResponse, next: (error?: un
  */
 export function deliveryServer(deps: DeliveryServerDeps): DeliveryServer {
   const { front, status } = deps;
-  const security = Object.entries(securityHeaders()).flat() as string[];
+  const security = Object.entries(securityHeaders({ contentSecurityPolicy: false })).flat() as string[];
   // The id goes out with each answer's headers, written at once (send).
   const requestLine = requestLog(front.logger, 'delivery', idOf);
 

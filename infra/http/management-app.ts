@@ -1,5 +1,4 @@
 import express, { type Express, type RequestHandler, type Router } from 'express';
-import helmet from 'helmet';
 import { IncomingMessage, ServerResponse, type ServerOptions } from 'node:http';
 import type { ReadDeps } from '../../read-api/deps.js';
 import type { ReadStore } from '../../projections/ports.js';
@@ -38,6 +37,7 @@ import { managementPermissions } from '../auth/management-permissions.js';
 import { bodyDepthGuard } from './body-depth.js';
 import { errorMiddleware, notFoundRoute } from './errors.js';
 import { routerOf } from './handler.js';
+import { securityHeadersMiddleware } from './security-headers.js';
 import { jsonBodiesOnly } from './json-only.js';
 import { jsonBody, secureBodyFirst } from './raw-body.js';
 import { tenancyRouter, type TenancyHttp } from './tenancy-routes.js';
@@ -56,7 +56,7 @@ export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecr
   const app = express();
   app.set('etag', false);
   app.set('x-powered-by', false);
-  app.use(helmet());
+  app.use(securityHeadersMiddleware());
   // Request ids, metrics and the operations endpoints: before credentials (docs/decisions/0110).
   // Into the app's own router: every request would otherwise leave a front router of its own at its end, and express leaves a router through `setImmediate` (a turn of the event loop).
   deps.front?.(app.router);

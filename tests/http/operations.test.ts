@@ -43,6 +43,20 @@ describe('HTTP: operations endpoints (healthz, readyz, metrics, request ids)', f
     });
   }
 
+  it("sets helmet's headers on every answer of both interfaces, errors included, with a content security policy on management only", async () => {
+    for (const url of [`${s.base}/healthz`, `${s.base}/v1/nope`, `${s.service.urls.delivery}/healthz`, `${s.service.urls.delivery}/nope`]) {
+      const r = await s.get(url);
+      expect(r.headers.get('x-content-type-options'), url).to.equal('nosniff');
+      expect(r.headers.get('x-frame-options'), url).to.equal('SAMEORIGIN');
+      expect(r.headers.get('strict-transport-security'), url).to.equal('max-age=31536000; includeSubDomains');
+      expect(r.headers.get('cross-origin-resource-policy'), url).to.equal('same-origin');
+      expect(r.headers.get('x-powered-by'), url).to.equal(null);
+      const csp = r.headers.get('content-security-policy');
+      if (url.startsWith(s.base)) expect(csp, url).to.include("default-src 'self'");
+      else expect(csp, url).to.equal(null);
+    }
+  });
+
   it('answers /readyz 503 naming the projection that is behind by more than READY_MAX_LAG, and 200 once it caught up', async () => {
     const runner = s.service.projections.runner('read-models');
     runner?.pause();

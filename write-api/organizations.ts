@@ -1,4 +1,4 @@
-import type { ApiRoute } from './handler.js';
+import type { ApiRoute } from '../api/handler.js';
 import { changePlan, updateOrganization } from '../commands/organizations.js';
 import { DomainError, notFound } from '../domain/errors.js';
 import type { OrganizationDetails } from '../domain/organization/events.js';

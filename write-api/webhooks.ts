@@ -1,4 +1,4 @@
-import { json, type ApiRoute } from './handler.js';
+import { json, type ApiRoute } from '../api/handler.js';
 import type { Position } from '../commands/ports.js';
 import { createWebhook, deleteWebhook, rotateSecret, updateWebhook } from '../commands/webhooks.js';
 import { notFound } from '../domain/errors.js';

@@ -1,7 +1,7 @@
 import { get, json, type ApiRoute } from '../api/handler.js';
 import { localeId } from '../projections/locales.js';
 import type { ReadDeps } from './deps.js';
-import { findDoc } from './lookups.js';
+import { findDoc } from '../api/find-doc.js';
 import { param } from '../api/query.js';
 import { localeView } from '../api/views.js';
 

@@ -1,13 +1,7 @@
 import { nonCollectionCannotHaveModel, notFound } from '../domain/errors.js';
 import type { SchemaRef } from '../domain/schema/events.js';
 import type { Doc, ReadStore } from '../projections/ports.js';
-
-/** The document `key` of a read-model collection when it has every field of `where`, else 404 `code`. */
-export async function findDoc(store: ReadStore, collection: string, key: string, where: Readonly<Record<string, unknown>>, code: string, what: string): Promise<Doc> {
-  const doc = await store.collection(collection).get(key);
-  if (!doc || Object.entries(where).some(([field, value]) => doc[field] !== value)) throw notFound(code, what);
-  return doc;
-}
+import { findDoc } from '../api/find-doc.js';
 
 export const findCollection = (store: ReadStore, env: string, key: string): Promise<Doc> =>
   findDoc(store, 'collections', key, { env }, 'collection_not_found', 'Collection');

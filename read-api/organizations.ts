@@ -4,7 +4,7 @@ import { limitsOf, PLAN_CODES, shownLimit, type PlanCode } from '../domain/plan.
 import { REGIONS } from '../domain/regions.js';
 import { usageOf } from '../projections/usage.js';
 import type { ReadDeps } from './deps.js';
-import { findDoc } from './lookups.js';
+import { findDoc } from '../api/find-doc.js';
 import type { RequestCounter } from './request-counter.js';
 import { organizationAdmin, userPrincipal } from '../api/tenancy-access.js';
 import { organizationView, planView } from '../api/tenancy-views.js';

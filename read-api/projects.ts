@@ -1,6 +1,6 @@
 import { get, json, type ApiRequest, type ApiRoute } from '../api/handler.js';
 import type { ReadDeps } from './deps.js';
-import { findDoc } from './lookups.js';
+import { findDoc } from '../api/find-doc.js';
 import { listPage } from './pagination.js';
 import { param } from '../api/query.js';
 import { organizationAdmin } from '../api/tenancy-access.js';

@@ -2,7 +2,7 @@ import { get, json, type ApiRequest, type ApiRoute } from '../api/handler.js';
 import type { KeyKind } from '../domain/api-keys/events.js';
 import { DomainError } from '../domain/errors.js';
 import type { ReadDeps } from './deps.js';
-import { findDoc } from './lookups.js';
+import { findDoc } from '../api/find-doc.js';
 import { listPage } from './pagination.js';
 import { PERMISSION_BASES } from '../api/permission-paths.js';
 import { permissionView, roleView } from '../api/permission-views.js';

@@ -1,3 +1,5 @@
+import type { Doc } from '../projections/ports.js';
+
 /**
  * A delivery request as the pipeline's parse step read it (infra/http/delivery-server.ts), and
  * the answers its handlers return: nothing of node:http or of a framework. Handlers are
@@ -30,3 +32,27 @@ export type ReadAnswer = { readonly text: string; readonly keys: Iterable<string
 
 /** What a handler answers: a status, headers, a JSON body (text), or none. */
 export type DeliveryAnswer = { readonly status: number; readonly headers?: Readonly<Record<string, string>>; readonly body?: string | Buffer };
+
+/** What a delivery write reads of the address the pipeline matched (read-api/delivery/scope.ts `Match`). */
+export type WriteMatch = {
+  readonly route: { readonly folder: string; readonly chain: readonly string[]; readonly keep: number; readonly allowed_methods: readonly string[] };
+  /** The keys of the keyed ancestors, by collection. */
+  readonly keys: ReadonlyMap<string, string>;
+  /** The path after the collection: [] or [key]. */
+  readonly rest: readonly string[];
+};
+
+/** The delivery write endpoints (write-api/delivery-writes.ts), as the delivery pipeline dispatches POST and PUT to them. */
+export type DeliveryWrites = {
+  handle(
+    ask: DeliveryAsk,
+    at: {
+      readonly env: string;
+      readonly match: WriteMatch;
+      /** The authenticated key, or null. */
+      readonly caller: { readonly key: Doc } | null;
+      /** Refuses (401 or 403) a caller that may not do this to the matched collection. */
+      authorize(action: 'create' | 'update'): void;
+    },
+  ): Promise<DeliveryAnswer>;
+};

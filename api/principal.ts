@@ -1,5 +1,3 @@
-import type { Response } from 'express';
-
 /** The authenticated caller, set by the management authentication middleware. */
 export type Principal = {
   readonly actor_type: 'user' | 'apikey';
@@ -9,5 +7,3 @@ export type Principal = {
   /** An API key works in its own environment only. */
   readonly environment: string | null;
 };
-
-export const principalOf = (res: Response): Principal => res.locals.principal as Principal;

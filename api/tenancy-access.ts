@@ -1,6 +1,5 @@
-import type { Request, Response } from 'express';
 import { DomainError, notFound } from '../domain/errors.js';
-import { principalOf, type Principal } from './principal.js';
+import type { Principal } from './principal.js';
 import { param } from './query.js';
 
 /**
@@ -8,15 +7,19 @@ import { param } from './query.js';
  * its environment only (403), a user of another organization finds nothing (404), and
  * everything under `/organizations/{org}/` needs an organization administrator (403).
  */
-export function userPrincipal(res: Response): Principal {
-  const principal = principalOf(res);
+export function userPrincipal(principal: Principal): Principal {
   if (principal.actor_type !== 'user') throw new DomainError('permission_denied', 'Management API keys are scoped to their environment; use a user token.');
   return principal;
 }
 
-export function organizationAdmin(req: Request, res: Response): Principal {
-  const principal = userPrincipal(res);
-  if (param(req, 'org') !== principal.organization) throw notFound('not_found', 'Organization');
+export function organizationAdmin(request: { readonly params: unknown; readonly principal: Principal }): Principal {
+  const principal = userPrincipal(request.principal);
+  if (param(request, 'org') !== principal.organization) throw notFound('not_found', 'Organization');
+  return adminOnly(principal);
+}
+
+/** 403 permission_denied unless the caller is an organization administrator. */
+export function adminOnly(principal: Principal): Principal {
   if (!principal.is_admin) throw new DomainError('permission_denied', 'Organization admin access is required.');
   return principal;
 }

@@ -1,34 +1,24 @@
 import { nonCollectionCannotHaveModel, notFound } from '../domain/errors.js';
 import type { SchemaRef } from '../domain/schema/events.js';
 import type { Doc, ReadStore } from '../projections/ports.js';
+import { findDoc } from '../api/find-doc.js';
 
-/** A collection of the environment, or 404 collection_not_found. */
-export async function findCollection(store: ReadStore, env: string, key: string): Promise<Doc> {
-  const doc = await store.collection('collections').get(key);
-  if (!doc || doc.env !== env) throw notFound('collection_not_found', 'Collection');
-  return doc;
-}
+export const findCollection = (store: ReadStore, env: string, key: string): Promise<Doc> =>
+  findDoc(store, 'collections', key, { env }, 'collection_not_found', 'Collection');
 
-/** A schema version of the collection, or 404 version_not_found. */
-export async function findVersion(store: ReadStore, schemaKey: string, key: string): Promise<Doc> {
-  const doc = await store.collection('schema_versions').get(key);
-  if (!doc || doc.schema_key !== schemaKey) throw notFound('version_not_found', 'Schema version');
-  return doc;
-}
+export const findComponent = (store: ReadStore, env: string, key: string): Promise<Doc> =>
+  findDoc(store, 'components', key, { env }, 'component_not_found', 'Component');
 
-/** A delivery API of the environment, or 404 api_not_found. */
-export async function findApi(store: ReadStore, env: string, key: string): Promise<Doc> {
-  const doc = await store.collection('apis').get(key);
-  if (!doc || doc.env !== env) throw notFound('api_not_found', 'API');
-  return doc;
-}
+export const findVersion = (store: ReadStore, schemaKey: string, key: string): Promise<Doc> =>
+  findDoc(store, 'schema_versions', key, { schema_key: schemaKey }, 'version_not_found', 'Schema version');
 
-/** A resource of the collection, or 404 resource_not_found. */
-export async function findResource(store: ReadStore, folder: string, key: string): Promise<Doc> {
-  const doc = await store.collection('resources').get(key);
-  if (!doc || doc.folder !== folder) throw notFound('resource_not_found', 'Resource');
-  return doc;
-}
+export const findApi = (store: ReadStore, env: string, key: string): Promise<Doc> => findDoc(store, 'apis', key, { env }, 'api_not_found', 'API');
+
+export const findResource = (store: ReadStore, folder: string, key: string): Promise<Doc> =>
+  findDoc(store, 'resources', key, { folder }, 'resource_not_found', 'Resource');
+
+export const findRevision = (store: ReadStore, resource: string, key: string): Promise<Doc> =>
+  findDoc(store, 'revisions', key, { resource }, 'revision_not_found', 'Revision');
 
 /** A component of the environment, or null. */
 async function componentOf(store: ReadStore, env: string, key: string): Promise<Doc | null> {
@@ -47,14 +37,5 @@ export async function findSchemaKey(store: ReadStore, env: string, ref: SchemaRe
     if (await componentOf(store, env, ref.key)) throw nonCollectionCannotHaveModel(ref.key);
     throw notFound('collection_not_found', 'Collection');
   }
-  const doc = await componentOf(store, env, ref.key);
-  if (!doc) throw notFound('component_not_found', 'Component');
-  return doc.key as string;
-}
-
-/** A revision of the resource, or 404 revision_not_found. */
-export async function findRevision(store: ReadStore, resource: string, key: string): Promise<Doc> {
-  const doc = await store.collection('revisions').get(key);
-  if (!doc || doc.resource !== resource) throw notFound('revision_not_found', 'Revision');
-  return doc;
+  return (await findComponent(store, env, ref.key)).key as string;
 }

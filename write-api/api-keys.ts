@@ -1,4 +1,4 @@
-import { json, type ApiRoute } from './handler.js';
+import { json, type ApiRoute } from '../api/handler.js';
 import { createApiKey, deleteApiKey, issueBearerToken, revokeBearerToken, updateApiKey } from '../commands/api-keys.js';
 import type { KeyKind } from '../domain/api-keys/events.js';
 import { PERMISSION_BASES } from '../api/permission-paths.js';

@@ -1,4 +1,4 @@
-import type { ApiRequest, ApiRoute } from './handler.js';
+import type { ApiRequest, ApiRoute } from '../api/handler.js';
 import { createCollection, deleteCollection, updateCollection } from '../commands/collections.js';
 import type { CollectionFields } from '../domain/collections/events.js';
 import type { CollectionChanges } from '../domain/collections/update.js';

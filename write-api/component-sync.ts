@@ -1,4 +1,4 @@
-import { json, type ApiRoute } from './handler.js';
+import { json, type ApiRoute } from '../api/handler.js';
 import { syncComponents } from '../commands/component-sync.js';
 import { DomainError } from '../domain/errors.js';
 import { param } from '../api/query.js';

@@ -1,4 +1,4 @@
-import type { ApiRoute } from './handler.js';
+import type { ApiRoute } from '../api/handler.js';
 import { createComponent, deleteComponent, updateComponent } from '../commands/components.js';
 import type { ComponentFields } from '../domain/components/events.js';
 import { COMPONENT } from '../api/component-path.js';

@@ -1,8 +1,8 @@
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type { CommandContext } from '../commands/context.js';
 import { isoNow } from '../commands/time-text.js';
 import type { EventMetadata } from '../commands/ports.js';
-import { principalOf } from '../api/principal.js';
+import type { Principal } from '../api/principal.js';
 import { param } from '../api/query.js';
 
 /** Host part only of the Referer header. */
@@ -26,8 +26,7 @@ export function clientIp(req: Request): string | null {
   return req.ip ?? null;
 }
 
-export function commandContext(req: Request, res: Response): CommandContext {
-  const principal = principalOf(res);
+export function commandContext(req: Request, principal: Principal): CommandContext {
   const now = isoNow();
   const metadata: EventMetadata = {
     actor_type: principal.actor_type,

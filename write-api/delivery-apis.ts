@@ -1,4 +1,4 @@
-import type { ApiRequest, ApiRoute } from './handler.js';
+import type { ApiRequest, ApiRoute } from '../api/handler.js';
 import {
   connectCollection,
   createApi,

@@ -6,11 +6,9 @@ import { streams } from '../commands/streams.js';
 import { DomainError, notFound } from '../domain/errors.js';
 import { resource } from '../domain/resource/decider.js';
 import type { RevisionCreated } from '../domain/resource/events.js';
-import type { DeliveryAsk } from '../api/delivery-ask.js';
-import type { DeliveryAuth, DeliveryCaller } from '../read-api/delivery/auth.js';
+import type { DeliveryAsk, DeliveryWrites, WriteMatch } from '../api/delivery-ask.js';
 import { keyActor } from '../api/views.js';
-import type { DeliveryWrites } from '../read-api/delivery/writes.js';
-import type { Match } from '../read-api/delivery/scope.js';
+import type { Doc } from '../projections/ports.js';
 import { refererHost } from './context.js';
 import type { WriteDeps } from './deps.js';
 import { validator } from './validate.js';
@@ -47,7 +45,7 @@ function contentError(error: unknown): unknown {
  * The parent key a strict-reference address names (its last keyed ancestor), or null. Every
  * keyed ancestor must be a live resource of its collection, owned by the one before it.
  */
-async function ownerOf(deps: WriteDeps, match: Match): Promise<string | null> {
+async function ownerOf(deps: WriteDeps, match: WriteMatch): Promise<string | null> {
   let parent: string | null = null;
   for (const folder of match.route.chain) {
     const key = match.keys.get(folder) as string;
@@ -61,13 +59,13 @@ async function ownerOf(deps: WriteDeps, match: Match): Promise<string | null> {
 }
 
 /** Who writes, from where, when: the key the pipeline authenticated. */
-function keyContext(ask: DeliveryAsk, env: string, caller: DeliveryCaller): CommandContext {
+function keyContext(ask: DeliveryAsk, env: string, caller: { readonly key: Doc }): CommandContext {
   const now = isoNow();
   const metadata = { actor_type: 'apikey' as const, actor: keyActor(caller.key), ip_address: ask.remoteAddress, referer: refererHost(ask), timestamp: now };
   return { env, metadata, now };
 }
 
-export function deliveryWrites(deps: WriteDeps, auth: DeliveryAuth): DeliveryWrites {
+export function deliveryWrites(deps: WriteDeps): DeliveryWrites {
   const create = async (ctx: CommandContext, folder: string, owner: string | null, body: unknown) => {
     const input = createBody(body);
     const created = await createResource(deps.bus, deps.validator, ctx, {
@@ -87,12 +85,12 @@ export function deliveryWrites(deps: WriteDeps, auth: DeliveryAuth): DeliveryWri
   };
 
   return {
-    async handle(ask, { env, api, match, caller }) {
+    async handle(ask, { env, match, caller, authorize }) {
       const creating = ask.method === 'POST';
       if (match.rest.length !== (creating ? 0 : 1)) throw notFound('route_not_found', 'Route');
       const action = creating ? 'create' : 'update';
       const { route } = match;
-      auth.authorize(caller, api, route.folder, action);
+      authorize(action);
       if (ask.bodyError) throw ask.bodyError;
       if (!route.allowed_methods.includes(action) || route.keep !== route.chain.length) {
         throw new DomainError('collection_not_writable', `The connection does not allow ${action}.`, { allowed_methods: [...route.allowed_methods] });

@@ -1,4 +1,4 @@
-import type { ApiRoute } from './handler.js';
+import type { ApiRoute } from '../api/handler.js';
 import { createEnvironment, deleteEnvironment, protectEnvironment, toggleEnvironment, updateEnvironment } from '../commands/environments.js';
 import type { Position } from '../commands/ports.js';
 import { PROTECTION_LEVELS, type ProtectionLevel } from '../domain/environment/events.js';

@@ -1,4 +1,4 @@
-import type { ApiRoute } from './handler.js';
+import type { ApiRoute } from '../api/handler.js';
 import { createField, deleteField, updateField, type FieldInput } from '../commands/fields.js';
 import { DomainError } from '../domain/errors.js';
 import type { FieldChanges } from '../domain/schema/field-commands.js';

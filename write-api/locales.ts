@@ -1,4 +1,4 @@
-import type { ApiRoute } from './handler.js';
+import type { ApiRoute } from '../api/handler.js';
 import { createLocale, deleteLocale, updateLocale, type LocaleInput } from '../commands/locales.js';
 import { DomainError } from '../domain/errors.js';
 import type { LocaleFields } from '../domain/locales/events.js';

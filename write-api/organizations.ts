@@ -1,6 +1,7 @@
-import type { ApiRoute } from './handler.js';
+import type { ApiRoute } from '../api/handler.js';
 import { changePlan, updateOrganization } from '../commands/organizations.js';
-import { DomainError, notFound } from '../domain/errors.js';
+import { DomainError } from '../domain/errors.js';
+import { findDoc } from '../api/find-doc.js';
 import type { OrganizationDetails } from '../domain/organization/events.js';
 import { PLAN_CODES, type PlanCode } from '../domain/plan.js';
 import type { BillingSettings } from '../domain/billing.js';
@@ -30,11 +31,7 @@ const detailsBody = validator<Partial<OrganizationDetails>>({
 /** PUT of the organization's details and the plan switch. */
 export function organizationsWriteRoutes(deps: WriteDeps & { readonly billing: BillingSettings }): ApiRoute[] {
   const routes: ApiRoute[] = [];
-  const read = async (org: string) => {
-    const doc = await deps.readStore.collection('organizations').get(org);
-    if (!doc) throw notFound('not_found', 'Organization');
-    return doc;
-  };
+  const read = (org: string) => findDoc(deps.readStore, 'organizations', org, {}, 'not_found', 'Organization');
 
   routes.push({ method: 'put', path: '/organizations/:org/', handler: async (request) => {
     const ctx = request.tenancy;

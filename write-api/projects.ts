@@ -1,4 +1,4 @@
-import type { ApiRoute } from './handler.js';
+import type { ApiRoute } from '../api/handler.js';
 import { createProject, deleteProject, updateProject } from '../commands/projects.js';
 import { DomainError } from '../domain/errors.js';
 import { REGIONS, regionOf } from '../domain/regions.js';

@@ -3,7 +3,7 @@ import type { ResourceState } from '../domain/resource/decider.js';
 import { withVectorsSize } from '../api/vectors-size.js';
 import { resourceView } from '../api/views.js';
 import type { WriteDeps } from './deps.js';
-import type { ApiResult } from './handler.js';
+import type { ApiResult } from '../api/handler.js';
 import { afterWrite } from './respond.js';
 
 /** The resource object as the decider left it: the answer when the read side is not there yet. */

@@ -3,7 +3,7 @@ import { upsertResource } from '../commands/upsert.js';
 import { DomainError } from '../domain/errors.js';
 import { param, queryBool, queryString } from '../api/query.js';
 import type { WriteDeps } from './deps.js';
-import type { ApiHandler, ApiRequest, ApiRoute } from './handler.js';
+import type { ApiHandler, ApiRequest, ApiRoute } from '../api/handler.js';
 import { ifMatch } from './if-match.js';
 import { answerResource } from './resource-answer.js';
 import { documented, validator } from './validate.js';

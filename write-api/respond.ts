@@ -1,6 +1,6 @@
 import type { Position } from '../commands/ports.js';
 import type { WriteDeps } from './deps.js';
-import type { ApiResult } from './handler.js';
+import type { ApiResult } from '../api/handler.js';
 
 export type Written = { position: Position; status: number; read: () => Promise<unknown>; fallback: () => unknown };
 

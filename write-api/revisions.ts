@@ -1,4 +1,4 @@
-import { json, type ApiRoute } from './handler.js';
+import { json, type ApiRoute } from '../api/handler.js';
 import { cancelSchedule, createRevision, deleteRevision, publishRevision, scheduleRevision, updateRevision, validateRevision } from '../commands/revisions.js';
 import type { Position } from '../commands/ports.js';
 import { param } from '../api/query.js';

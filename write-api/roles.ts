@@ -1,4 +1,4 @@
-import { json, type ApiRequest, type ApiResult, type ApiRoute } from './handler.js';
+import { json, type ApiRequest, type ApiResult, type ApiRoute } from '../api/handler.js';
 import {
   changePermissionObject,
   createRole,

@@ -1,4 +1,4 @@
-import type { ApiRoute } from './handler.js';
+import type { ApiRoute } from '../api/handler.js';
 import { createVersion, deleteVersion, publishVersion, updateVersion } from '../commands/schema.js';
 import { param, queryString } from '../api/query.js';
 import { schemaRef, versionPaths as paths } from '../api/schema-paths.js';

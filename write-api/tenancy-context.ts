@@ -1,13 +1,14 @@
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type { ExistingTenancy, TenancyContext } from '../commands/tenancy-context.js';
 import { isoNow } from '../commands/time-text.js';
 import type { ReadStore } from '../projections/ports.js';
+import type { Principal } from '../api/principal.js';
 import { organizationAdmin } from '../api/tenancy-access.js';
 import { refererHost } from './context.js';
 
 /** An organization administrator's command under `/organizations/{org}/`. */
-export function tenancyContext(req: Request, res: Response): TenancyContext {
-  const principal = organizationAdmin(req, res);
+export function tenancyContext(req: Request, caller: Principal): TenancyContext {
+  const principal = organizationAdmin({ params: req.params, principal: caller });
   const now = isoNow();
   return {
     organization: principal.organization,

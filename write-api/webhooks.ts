@@ -1,7 +1,8 @@
-import { json, type ApiRoute } from './handler.js';
+import { json, type ApiRoute } from '../api/handler.js';
 import type { Position } from '../commands/ports.js';
 import { createWebhook, deleteWebhook, rotateSecret, updateWebhook } from '../commands/webhooks.js';
 import { notFound } from '../domain/errors.js';
+import { findDoc } from '../api/find-doc.js';
 import type { WebhookSettings } from '../domain/webhook/events.js';
 import { ENV_ENTITIES, EVENT_TYPES } from '../api/event-types.js';
 import { param } from '../api/query.js';
@@ -87,8 +88,7 @@ export function webhooksWriteRoutes(deps: WriteDeps): ApiRoute[] {
   routes.push({ method: 'post', path: '/webhooks/:key/deliveries/:id/retry/', handler: async (request) => {
     emptyBody(request.body);
     const key = param(request, 'key');
-    const hook = await deps.readStore.collection('webhooks').get(key);
-    if (!hook || hook.env !== param(request, 'env')) throw notFound('webhook_not_found', 'Webhook');
+    await findDoc(deps.readStore, 'webhooks', key, { env: param(request, 'env') }, 'webhook_not_found', 'Webhook');
     const doc = await retryDelivery(deps.readStore, deliveryId(key, param(request, 'id')), new Date().toISOString());
     if (!doc) throw notFound('delivery_not_found', 'Delivery');
     deps.webhooks?.wake();

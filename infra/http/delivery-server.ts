@@ -107,7 +107,7 @@ export function deliveryServer(deps: DeliveryServerDeps): DeliveryServer {
     index: deps.searchIndex,
     auth: deps.auth,
     cache: deps.cache,
-    writes: deliveryWrites(deps.writes, deps.auth),
+    writes: deliveryWrites(deps.writes),
     mcp: deps.mcp,
     search: { index: deps.searchIndex, embedder: deps.embedder },
   });

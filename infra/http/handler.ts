@@ -1,34 +1,67 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { ApiHandler, ApiRequest, ApiResult, ApiRoute, StreamOut } from '../../api/handler.js';
 import type { Principal } from '../../api/principal.js';
 import { commandContext } from '../../write-api/context.js';
 import { tenancyContext } from '../../write-api/tenancy-context.js';
-import type { ApiHandler, ApiRequest, ApiResult, ApiRoute } from '../../write-api/handler.js';
 
 /** The handler's view of an express request (after authentication and the body parser). */
-export function apiRequest(req: Request, res: Response): ApiRequest {
+function apiRequest(req: Request, res: Response): ApiRequest {
   let context: ApiRequest['context'] | undefined;
   let tenancy: ApiRequest['tenancy'] | undefined;
+  const principal = res.locals.principal as Principal;
   return {
     params: req.params as Record<string, string>,
     // Express 5 parses the query string again on each read of `req.query`: read once (docs/decisions/0290).
     query: req.query as Record<string, unknown>,
     body: req.body as unknown,
     header: (name) => req.get(name),
-    principal: res.locals.principal as Principal,
+    urlWith(changes) {
+      const url = new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
+      for (const [name, value] of Object.entries(changes)) {
+        if (value === null) url.searchParams.delete(name);
+        else url.searchParams.set(name, value);
+      }
+      return url.toString();
+    },
+    principal,
     get context() {
-      return (context ??= commandContext(req, res));
+      return (context ??= commandContext(req, principal));
     },
     get tenancy() {
-      return (tenancy ??= tenancyContext(req, res));
+      return (tenancy ??= tenancyContext(req, principal));
     },
   };
 }
 
+/** A streamed answer: the head at once, then what the stream writes, with backpressure; the end when it resolves. */
+async function writeStream(req: Request, res: Response, stream: NonNullable<ApiResult['stream']>): Promise<void> {
+  res.flushHeaders();
+  const gone = new Promise<void>((resolve) => {
+    res.once('close', resolve);
+    req.once('close', resolve);
+  });
+  const out: StreamOut = {
+    get closed() {
+      return res.destroyed || res.writableEnded;
+    },
+    gone,
+    async write(text) {
+      if (!res.write(text)) await Promise.race([new Promise((resolve) => res.once('drain', resolve)), gone]);
+    },
+  };
+  try {
+    await stream(out);
+  } finally {
+    if (!res.writableEnded) res.end();
+  }
+}
+
 /** Writes a handler's result with express's own `res.set`, `res.status` and `res.json`. */
-export function writeResult(res: Response, result: ApiResult): void {
+async function writeResult(req: Request, res: Response, result: ApiResult): Promise<void> {
   if (result.headers) res.set(result.headers);
   res.status(result.status);
-  if (result.body === undefined) res.end();
+  if (result.stream) await writeStream(req, res, result.stream);
+  else if (result.body === undefined) res.end();
   else res.json(result.body);
 }
 
@@ -37,7 +70,7 @@ export function writeResult(res: Response, result: ApiResult): void {
  * written out. A thrown error (a rejected promise) goes to express's error middleware.
  */
 export function on(handler: ApiHandler): RequestHandler {
-  return async (req, res) => writeResult(res, await handler(apiRequest(req, res)));
+  return async (req, res) => writeResult(req, res, await handler(apiRequest(req, res)));
 }
 
 /** An express router of `routes`, each through `on`; path parameters of where it is mounted are kept. */

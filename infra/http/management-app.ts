@@ -2,24 +2,23 @@ import express, { type Express, type RequestHandler, type Router } from 'express
 import { IncomingMessage, ServerResponse, type ServerOptions } from 'node:http';
 import type { ReadDeps } from '../../read-api/deps.js';
 import type { ReadStore } from '../../projections/ports.js';
-import { apiKeysReadRouter } from '../../read-api/api-keys.js';
+import { apiKeysReadRoutes } from '../../read-api/api-keys.js';
 import { apiKeysWriteRoutes } from '../../write-api/api-keys.js';
-import { auditEventsReadRouter, globalEventsReadRouter } from '../../read-api/audit-events.js';
+import { auditEventsReadRoutes, globalEventsReadRoutes } from '../../read-api/audit-events.js';
 import type { AuditDeps } from '../../read-api/audit/deps.js';
-import { environmentReplayRouter, globalReplayRouter } from '../../read-api/audit/replay.js';
-import { timeTravelRouter } from '../../read-api/audit/time-travel.js';
-import { verifyRouter } from '../../read-api/audit/verify.js';
-import { auditCheckpointsRouter } from '../../read-api/audit/checkpoints.js';
-import { collectionsReadRouter } from '../../read-api/collections.js';
-import { componentsReadRouter } from '../../read-api/components.js';
-import { deliveryApisReadRouter } from '../../read-api/delivery-apis.js';
-import { localesReadRouter } from '../../read-api/locales.js';
-import { resourcesReadRouter } from '../../read-api/resources.js';
-import { rolesReadRouter } from '../../read-api/roles.js';
-import { webhooksReadRouter } from '../../read-api/webhooks.js';
-import { fieldsReadRouter } from '../../read-api/fields.js';
-import { revisionsReadRouter } from '../../read-api/revisions.js';
-import { schemaReadRouter } from '../../read-api/schema.js';
+import { environmentReplayRoutes, globalReplayRoutes } from '../../read-api/audit/replay.js';
+import { verifyRoutes } from '../../read-api/audit/verify.js';
+import { auditCheckpointsRoutes } from '../../read-api/audit/checkpoints.js';
+import { collectionsReadRoutes } from '../../read-api/collections.js';
+import { componentsReadRoutes } from '../../read-api/components.js';
+import { deliveryApisReadRoutes } from '../../read-api/delivery-apis.js';
+import { localesReadRoutes } from '../../read-api/locales.js';
+import { resourcesReadRoutes } from '../../read-api/resources.js';
+import { rolesReadRoutes } from '../../read-api/roles.js';
+import { webhooksReadRoutes } from '../../read-api/webhooks.js';
+import { fieldsReadRoutes } from '../../read-api/fields.js';
+import { revisionsReadRoutes } from '../../read-api/revisions.js';
+import { schemaReadRoutes } from '../../read-api/schema.js';
 import type { WriteDeps } from '../../write-api/deps.js';
 import { collectionsWriteRoutes } from '../../write-api/collections.js';
 import { componentsWriteRoutes } from '../../write-api/components.js';
@@ -75,39 +74,39 @@ export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecr
 
   // Each router is mounted under its path prefix, so a request enters only the routers of its own
   // branch (express tests every layer it passes); the resource routes, the busiest, come first.
-  app.use('/v1/global-events', globalEventsReadRouter(deps), globalReplayRouter(deps), verifyRouter(deps));
-  app.use('/v1/audit', auditCheckpointsRouter(deps));
+  app.use('/v1/global-events', routerOf([...globalEventsReadRoutes(deps), ...globalReplayRoutes(deps), ...verifyRoutes(deps)]));
+  app.use('/v1/audit', routerOf(auditCheckpointsRoutes(deps)));
   const env = express.Router({ mergeParams: true });
   env.use(environmentGuard(deps.requestReads ?? deps.readStore));
   env.use(deps.tenancy.status.guard());
   env.use(managementPermissions(deps.readStore));
-  env.use(RESOURCES, routerOf(resourceWriteRoutes(deps)), timeTravelRouter(deps), resourcesReadRouter(deps));
-  env.use(REVISIONS, revisionsReadRouter(deps), routerOf(revisionsWriteRoutes(deps)));
-  for (const router of [
-    environmentReplayRouter(deps),
-    auditEventsReadRouter(deps),
-    collectionsReadRouter(deps),
-    routerOf(collectionsWriteRoutes(deps)),
-    componentsReadRouter(deps),
-    routerOf(componentsWriteRoutes(deps)),
-    routerOf(componentSyncWriteRoutes(deps)),
-    schemaReadRouter(deps),
-    routerOf(schemaWriteRoutes(deps)),
-    fieldsReadRouter(deps),
-    routerOf(fieldsWriteRoutes(deps)),
-    deliveryApisReadRouter(deps),
-    routerOf(deliveryApisWriteRoutes(deps)),
-    apiKeysReadRouter(deps),
-    routerOf(apiKeysWriteRoutes(deps)),
-    rolesReadRouter(deps),
-    routerOf(rolesWriteRoutes(deps)),
-    localesReadRouter(deps),
-    routerOf(localesWriteRoutes(deps)),
-    webhooksReadRouter(deps),
-    routerOf(webhooksWriteRoutes(deps)),
-  ]) {
-    env.use(router);
-  }
+  env.use(RESOURCES, routerOf([...resourceWriteRoutes(deps), ...resourcesReadRoutes(deps)]));
+  env.use(REVISIONS, routerOf([...revisionsReadRoutes(deps), ...revisionsWriteRoutes(deps)]));
+  env.use(
+    routerOf([
+      ...environmentReplayRoutes(deps),
+      ...auditEventsReadRoutes(deps),
+      ...collectionsReadRoutes(deps),
+      ...collectionsWriteRoutes(deps),
+      ...componentsReadRoutes(deps),
+      ...componentsWriteRoutes(deps),
+      ...componentSyncWriteRoutes(deps),
+      ...schemaReadRoutes(deps),
+      ...schemaWriteRoutes(deps),
+      ...fieldsReadRoutes(deps),
+      ...fieldsWriteRoutes(deps),
+      ...deliveryApisReadRoutes(deps),
+      ...deliveryApisWriteRoutes(deps),
+      ...apiKeysReadRoutes(deps),
+      ...apiKeysWriteRoutes(deps),
+      ...rolesReadRoutes(deps),
+      ...rolesWriteRoutes(deps),
+      ...localesReadRoutes(deps),
+      ...localesWriteRoutes(deps),
+      ...webhooksReadRoutes(deps),
+      ...webhooksWriteRoutes(deps),
+    ]),
+  );
   app.use('/v1/:env', env);
   app.use(tenancyRouter(deps, deps.tenancy));
   app.use(notFoundRoute('route_not_found'));

@@ -1,9 +1,9 @@
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler, Router } from 'express';
 import type { BillingSettings } from '../../domain/billing.js';
 import type { EnvironmentStatus } from '../../read-api/environment-status.js';
-import { organizationsReadRouter } from '../../read-api/organizations.js';
+import { organizationsReadRoutes } from '../../read-api/organizations.js';
 import { routerOf } from './handler.js';
-import { projectsReadRouter } from '../../read-api/projects.js';
+import { projectsReadRoutes } from '../../read-api/projects.js';
 import type { ReadDeps } from '../../read-api/deps.js';
 import type { RequestCounter } from '../../read-api/request-counter.js';
 import type { WriteDeps } from '../../write-api/deps.js';
@@ -24,12 +24,12 @@ export type TenancyHttp = {
 
 /** `/organizations/...`, `/regions/`, `/plans/` (no `/v1`, as the product's paths). */
 export function tenancyRouter(deps: ReadDeps & WriteDeps, tenancy: TenancyHttp): Router {
-  const router = Router();
   const all = { ...deps, billing: tenancy.billing, requests: tenancy.requests, resourceLimit: tenancy.resourceLimit };
-  router.use(organizationsReadRouter(all));
-  router.use(routerOf(organizationsWriteRoutes(all)));
-  router.use(projectsReadRouter(all));
-  router.use(routerOf(projectsWriteRoutes(all)));
-  router.use(routerOf(environmentsWriteRoutes(all)));
-  return router;
+  return routerOf([
+    ...organizationsReadRoutes(all),
+    ...organizationsWriteRoutes(all),
+    ...projectsReadRoutes(all),
+    ...projectsWriteRoutes(all),
+    ...environmentsWriteRoutes(all),
+  ]);
 }

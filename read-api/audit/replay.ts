@@ -1,36 +1,26 @@
-import { Router, type Request, type Response } from 'express';
+import { get, type ApiRequest, type ApiResult, type ApiRoute } from '../../api/handler.js';
 import type { StoredEvent } from '../../commands/ports.js';
-import { DomainError } from '../../domain/errors.js';
 import { managementRestriction } from '../event-visibility.js';
-import { principalOf, type Principal } from '../../api/principal.js';
+import type { Principal } from '../../api/principal.js';
+import { adminOnly } from '../../api/tenancy-access.js';
 import { param } from '../../api/query.js';
 import type { AuditDeps } from './deps.js';
 import { environmentOf, ownOrganizationOf, type ReplayFilter } from './replay-filter.js';
-import { openReplay } from './replay-http.js';
+import { replayAnswer } from './replay-http.js';
 import { replayRequest } from './replay-query.js';
 import { runReplay, type Include } from './replay-stream.js';
 import { replayVisibility, withoutHashes } from './replay-visibility.js';
 
-const adminOnly = (res: Response): void => {
-  if (!principalOf(res).is_admin) throw new DomainError('permission_denied', 'Organization admin access is required.');
-};
-
-async function serve(deps: AuditDeps, req: Request, res: Response, base: ReplayFilter, include: Include, shown: (event: StoredEvent) => StoredEvent = (e) => e): Promise<void> {
-  const request = replayRequest(req.query as Record<string, unknown>, req.get('accept'), req.get('last-event-id'), base);
-  const { sink, closed, end } = openReplay(req, res, request.format);
-  const send = {
-    get closed() {
-      return sink.closed;
-    },
-    send: (event: StoredEvent) => sink.send(shown(event)),
-  };
-  try {
-    await runReplay(deps.eventStore, request, include, send, closed);
-  } catch (error) {
-    deps.log('replay failed', error);
-  } finally {
-    end();
-  }
+/** The replay of the events after the request's point that pass `base`, `include`, as `shown` makes them; a failure mid-stream is logged and ends it. */
+function serve(deps: AuditDeps, request: ApiRequest, base: ReplayFilter, include: Include, shown: (event: StoredEvent) => StoredEvent = (e) => e): ApiResult {
+  const ask = replayRequest(request.query, request.header('accept'), request.header('last-event-id'), base);
+  return replayAnswer(ask.format, shown, async (sink, gone) => {
+    try {
+      await runReplay(deps.eventStore, ask, include, sink, gone);
+    } catch (error) {
+      deps.log('replay failed', error);
+    }
+  });
 }
 
 const REFRESH_MS = 5_000;
@@ -59,15 +49,14 @@ function keyInclude(deps: AuditDeps, principal: Principal): Include {
  * everything for organization administrators; for a management key, what its role may read,
  * without the hashes of secrets and tokens.
  */
-export function environmentReplayRouter(deps: AuditDeps): Router {
-  const router = Router({ mergeParams: true });
-  router.get('/events/stream/', async (req, res) => {
-    const principal = principalOf(res);
-    if (principal.is_admin) return serve(deps, req, res, { env: param(req, 'env') }, async () => true);
-    if (principal.actor_type !== 'apikey') adminOnly(res);
-    await serve(deps, req, res, { env: param(req, 'env') }, keyInclude(deps, principal), withoutHashes);
-  });
-  return router;
+export function environmentReplayRoutes(deps: AuditDeps): ApiRoute[] {
+  return [get('/events/stream/', async (request) => {
+    const { principal } = request;
+    const base = { env: param(request, 'env') };
+    if (principal.is_admin) return serve(deps, request, base, async () => true);
+    if (principal.actor_type !== 'apikey') adminOnly(principal);
+    return serve(deps, request, base, keyInclude(deps, principal), withoutHashes);
+  })];
 }
 
 /** Whether an event belongs to the organization: by its own field, or through its environment. */
@@ -87,11 +76,6 @@ function organizationCheck(deps: AuditDeps, organization: string): Include {
 }
 
 /** `GET /v1/global-events/stream/`: the raw events of the administrator's organization. */
-export function globalReplayRouter(deps: AuditDeps): Router {
-  const router = Router();
-  router.get('/stream/', async (req, res) => {
-    adminOnly(res);
-    await serve(deps, req, res, {}, organizationCheck(deps, principalOf(res).organization));
-  });
-  return router;
+export function globalReplayRoutes(deps: AuditDeps): ApiRoute[] {
+  return [get('/stream/', async (request) => serve(deps, request, {}, organizationCheck(deps, adminOnly(request.principal).organization)))];
 }

@@ -3,7 +3,7 @@ import { DomainError, notFound } from '../../domain/errors.js';
 import type { SearchIndex } from '../../projections/ports.js';
 import { apiOpenApi } from './api-openapi.js';
 import { AskedBefore } from './asked-before.js';
-import type { DeliveryAnswer, DeliveryAsk, ReadAnswer } from '../../api/delivery-ask.js';
+import type { DeliveryAnswer, DeliveryAsk, DeliveryWrites, ReadAnswer } from '../../api/delivery-ask.js';
 import type { DeliveryAuth } from './auth.js';
 import { notModified, SURROGATE_KEY, servedText } from './caching.js';
 import { corsHeaders } from './cors.js';
@@ -17,7 +17,6 @@ import type { ServedAnswer, ServedCache } from './served-cache.js';
 import { listsOf } from './served-invalidation.js';
 import { matchRoute, type Match } from './scope.js';
 import { searchAnswer, type SearchDeps } from './search/answer.js';
-import type { DeliveryWrites } from './writes.js';
 
 export { WWW_AUTHENTICATE } from './auth.js';
 
@@ -134,7 +133,7 @@ export function deliveryPipeline({ routing, index, auth, cache, writes, mcp, sea
       return shape(ask, segments[0] === '_router' ? routerIntrospection(env, api, readable) : apiOpenApi(ask, env, api, routing.model(env), readable));
     }
     const match = resolve(api, segments);
-    if (writing && writes) return writes.handle(ask, { env, api, match, caller });
+    if (writing && writes) return writes.handle(ask, { env, match, caller, authorize: (action) => auth.authorize(caller, api, match.route.folder, action) });
     // Authorize.
     const { route } = match;
     auth.authorize(caller, api, route.folder, 'read');

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expressServerOptions } from '../../infra/http/management-app.js';
 import { routerOf } from '../../infra/http/handler.js';
-import type { ApiRequest } from '../../write-api/handler.js';
+import type { ApiRequest } from '../../api/handler.js';
 
 /** An app with one mounted route list, a fake principal, and an error handler that shows what reached it. */
 async function serve(seen: ApiRequest[]): Promise<{ origin: string; server: Server }> {
@@ -24,6 +24,17 @@ async function serve(seen: ApiRequest[]): Promise<{ origin: string; server: Serv
       },
     },
     { method: 'delete', path: '/:item/', handler: async () => ({ status: 204 }) },
+    {
+      method: 'get',
+      path: '/:item/lines/',
+      handler: async (request) => ({
+        status: 200,
+        headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8' },
+        stream: async (out) => {
+          for (let n = 1; n <= 3 && !out.closed; n += 1) await out.write(`${JSON.stringify({ n, item: request.params.item })}\n`);
+        },
+      }),
+    },
     {
       method: 'put',
       path: '/:item/',
@@ -57,6 +68,18 @@ describe('management handlers as functions of their input (infra/http/handler.ts
 
       const deleted = await fetch(`${origin}/v1/e1/things/a1/`, { method: 'DELETE' });
       expect([deleted.status, await deleted.text()]).to.deep.equal([204, '']);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('writes a streamed result: the head, each chunk the stream writes, and the end when it resolves', async () => {
+    const { origin, server } = await serve([]);
+    try {
+      const streamed = await fetch(`${origin}/v1/e1/things/a1/lines/`);
+      expect(streamed.status).to.equal(200);
+      expect(streamed.headers.get('content-type')).to.equal('application/x-ndjson; charset=utf-8');
+      expect((await streamed.text()).trim().split('\n').map((line) => JSON.parse(line) as unknown)).to.deep.equal([1, 2, 3].map((n) => ({ n, item: 'a1' })));
     } finally {
       server.close();
     }

@@ -67,6 +67,13 @@ describe('the import graph', () => {
     expect(circles(graph)).to.deep.equal([]);
   });
 
+  it('keeps the two management sides apart: write-api imports nothing of read-api, read-api nothing of write-api', () => {
+    const across = (file: string, target: string): boolean =>
+      (file.startsWith('write-api/') && target.startsWith('read-api/')) || (file.startsWith('read-api/') && target.startsWith('write-api/'));
+    const crossings = [...importGraph()].flatMap(([file, targets]) => targets.filter((t) => across(file, t)).map((t) => `${file} -> ${t}`));
+    expect(crossings).to.deep.equal([]);
+  });
+
   it('finds a circle where there is one (the check itself)', () => {
     const graph = new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', ['a.ts']]]);
     expect(circles(graph)).to.deep.equal([['a.ts', 'b.ts', 'c.ts']]);

@@ -1,6 +1,6 @@
 import type { CommandContext } from '../commands/context.js';
 import type { TenancyContext } from '../commands/tenancy-context.js';
-import type { Principal } from '../api/principal.js';
+import type { Principal } from './principal.js';
 
 /**
  * A management request as a handler reads it: already authenticated, its body parsed and its
@@ -14,6 +14,8 @@ export type ApiRequest = {
   readonly body: unknown;
   /** A request header (lower-case name), or undefined. */
   header(name: string): string | undefined;
+  /** This request's own URL with some query parameters replaced (a list's `next` and `previous`). */
+  urlWith(changes: Readonly<Record<string, string | null>>): string;
   readonly principal: Principal;
   /** Who writes, in which environment, when: the metadata of every event a command appends. */
   readonly context: CommandContext;
@@ -21,11 +23,24 @@ export type ApiRequest = {
   readonly tenancy: TenancyContext;
 };
 
-/** What a handler answers: a status, a JSON body (none for 204) and extra headers. */
+/** Where a streamed answer writes: `write` resolves once the client can take more, or has gone. */
+export type StreamOut = {
+  write(text: string): Promise<void>;
+  /** Whether the client has gone. */
+  readonly closed: boolean;
+  /** Resolves when the client goes away. */
+  readonly gone: Promise<void>;
+};
+
+/**
+ * What a handler answers: a status, extra headers and either a JSON body (none for 204) or a
+ * stream, written by `stream` after the head is sent; the answer ends when it resolves.
+ */
 export type ApiResult = {
   readonly status: number;
   readonly body?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
+  readonly stream?: (out: StreamOut) => Promise<void>;
 };
 
 export type ApiHandler = (request: ApiRequest) => Promise<ApiResult>;
@@ -39,3 +54,6 @@ export type ApiRoute = {
 
 /** A JSON answer. */
 export const json = (status: number, body: unknown): ApiResult => ({ status, body });
+
+/** A GET route. */
+export const get = (path: ApiRoute['path'], handler: ApiHandler): ApiRoute => ({ method: 'get', path, handler });

@@ -1,4 +1,3 @@
-import type { RequestHandler } from 'express';
 import type { StoredEvent } from '../commands/ports.js';
 import { environmentDisabled } from '../domain/environment/protection.js';
 import { notFound } from '../domain/errors.js';
@@ -38,14 +37,5 @@ export class EnvironmentStatus {
   check(env: string): void {
     if (this.deleted.has(env)) throw notFound('environment_not_found', 'Environment');
     if (this.disabled.has(env)) throw environmentDisabled();
-  }
-
-  /** Middleware for routes with an `:env` parameter (management `/v1/:env`, delivery `/:env`). */
-  guard(): RequestHandler {
-    return (req, _res, next) => {
-      const env = (req.params as Record<string, string | undefined>).env;
-      if (env !== undefined) this.check(env);
-      next();
-    };
   }
 }

@@ -9,7 +9,7 @@ import type { RevisionCreated } from '../domain/resource/events.js';
 import type { DeliveryAsk, DeliveryWrites, WriteMatch } from '../api/delivery-ask.js';
 import { keyActor } from '../api/views.js';
 import type { Doc } from '../projections/ports.js';
-import { refererHost } from './context.js';
+import { refererHost } from '../api/referer.js';
 import type { WriteDeps } from './deps.js';
 import { validator } from './validate.js';
 

@@ -6,7 +6,7 @@ import { param } from '../api/query.js';
 import { environmentView } from '../api/tenancy-views.js';
 import type { WriteDeps } from './deps.js';
 import { afterWrite } from './respond.js';
-import { existingTenancy } from './tenancy-context.js';
+import { existingTenancy } from './existing-tenancy.js';
 import { validator } from './validate.js';
 
 const name = { type: 'string', minLength: 1, maxLength: 255 };

@@ -6,7 +6,7 @@ import { projectDoc, projectRead } from '../api/projects.js';
 import { param } from '../api/query.js';
 import type { WriteDeps } from './deps.js';
 import { afterWrite } from './respond.js';
-import { existingTenancy } from './tenancy-context.js';
+import { existingTenancy } from './existing-tenancy.js';
 import { validator } from './validate.js';
 
 type ProjectBody = { name: string; region: string; gdpr: boolean };

@@ -9,6 +9,7 @@ import { keyFromCredentials, rawBodyOf, signedPath } from '../../read-api/auth/k
 import { keyActor } from '../../api/views.js';
 import type { UsedSignatures } from '../../read-api/auth/secure-signature.js';
 import type { Principal } from '../../api/principal.js';
+import type { EnvironmentStatus } from '../../read-api/environment-status.js';
 
 export type TokenClaims = { readonly sub: string; readonly org: string };
 
@@ -139,14 +140,15 @@ export function managementAuth(secret: string, store: ReadStore, used: UsedSigna
   };
 }
 
-/** `/v1/:env/...`: the environment must exist in the caller's organization. */
-export function environmentGuard(store: ReadStore): RequestHandler {
+/** `/v1/:env/...`: the environment must exist in the caller's organization, and be neither deleted nor disabled (`status`). */
+export function environmentGuard(store: ReadStore, status: Pick<EnvironmentStatus, 'check'>): RequestHandler {
   return async (req, res, next) => {
     const env = (req.params as Record<string, string>).env ?? '';
     const doc = await store.collection('environments').get(env);
     const principal = res.locals.principal as Principal;
     const allowed = principal.environment === null || principal.environment === env;
     if (!doc || doc.organization !== principal.organization || !allowed) return next(new DomainError('environment_not_found', 'Environment not found.'));
+    status.check(env);
     return next();
   };
 }

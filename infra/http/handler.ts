@@ -1,8 +1,7 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { ApiHandler, ApiRequest, ApiResult, ApiRoute, StreamOut } from '../../api/handler.js';
 import type { Principal } from '../../api/principal.js';
-import { commandContext } from '../../write-api/context.js';
-import { tenancyContext } from '../../write-api/tenancy-context.js';
+import { commandContext, tenancyContext } from './request-context.js';
 
 /** The handler's view of an express request (after authentication and the body parser). */
 function apiRequest(req: Request, res: Response): ApiRequest {

@@ -77,8 +77,7 @@ export function managementApp(deps: ReadDeps & WriteDeps & AuditDeps & { jwtSecr
   app.use('/v1/global-events', routerOf([...globalEventsReadRoutes(deps), ...globalReplayRoutes(deps), ...verifyRoutes(deps)]));
   app.use('/v1/audit', routerOf(auditCheckpointsRoutes(deps)));
   const env = express.Router({ mergeParams: true });
-  env.use(environmentGuard(deps.requestReads ?? deps.readStore));
-  env.use(deps.tenancy.status.guard());
+  env.use(environmentGuard(deps.requestReads ?? deps.readStore, deps.tenancy.status));
   env.use(managementPermissions(deps.readStore));
   env.use(RESOURCES, routerOf([...resourceWriteRoutes(deps), ...resourcesReadRoutes(deps)]));
   env.use(REVISIONS, routerOf([...revisionsReadRoutes(deps), ...revisionsWriteRoutes(deps)]));

@@ -74,6 +74,13 @@ describe('the import graph', () => {
     expect(crossings).to.deep.equal([]);
   });
 
+  it('keeps the handlers free of the framework: no file of api/, read-api/ or write-api/ imports express (infra/http adapts them)', () => {
+    const files = ['api', 'read-api', 'write-api'].flatMap((f) => sources(join(ROOT, f)));
+    const framework = files.filter((file) => /\bfrom\s*['"]express['"]/.test(readFileSync(file, 'utf8'))).map((file) => relative(ROOT, file));
+    expect(files.length).to.be.greaterThan(50);
+    expect(framework).to.deep.equal([]);
+  });
+
   it('finds a circle where there is one (the check itself)', () => {
     const graph = new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', ['a.ts']]]);
     expect(circles(graph)).to.deep.equal([['a.ts', 'b.ts', 'c.ts']]);

@@ -26,6 +26,7 @@ import type { RouteEntry } from './route-table.js';
 import { idOf, REQUEST_ID_HEADER, requestLog } from '../observability/request-log.js';
 import { referencePages } from '../openapi/reference.js';
 import { securityHeaders } from './security-headers.js';
+import { urlWith } from '../../api/url-with.js';
 
 export type DeliveryServerDeps = {
   readonly routing: DeliveryRouting;
@@ -205,16 +206,7 @@ export function deliveryServer(deps: DeliveryServerDeps): DeliveryServer {
       bodyError,
       origin,
       remoteAddress: req.socket.remoteAddress ?? null,
-      urlWith(changes) {
-        const link = new URL(url, origin);
-        const params = new URLSearchParams(link.search);
-        for (const [name, value] of Object.entries(changes)) {
-          if (value === null) params.delete(name);
-          else params.set(name, value);
-        }
-        link.search = params.toString();
-        return link.toString();
-      },
+      urlWith: (changes) => urlWith(url, origin, changes),
     };
   }
 

@@ -1,6 +1,7 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { ApiHandler, ApiRequest, ApiResult, ApiRoute, StreamOut } from '../../api/handler.js';
 import type { Principal } from '../../api/principal.js';
+import { urlWith } from '../../api/url-with.js';
 import { commandContext, tenancyContext } from './request-context.js';
 
 /** The handler's view of an express request (after authentication and the body parser). */
@@ -14,14 +15,7 @@ function apiRequest(req: Request, res: Response): ApiRequest {
     query: req.query as Record<string, unknown>,
     body: req.body as unknown,
     header: (name) => req.get(name),
-    urlWith(changes) {
-      const url = new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
-      for (const [name, value] of Object.entries(changes)) {
-        if (value === null) url.searchParams.delete(name);
-        else url.searchParams.set(name, value);
-      }
-      return url.toString();
-    },
+    urlWith: (changes) => urlWith(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`, changes),
     principal,
     get context() {
       return (context ??= commandContext(req, principal));

@@ -23,6 +23,8 @@ export class QueryPool {
   private pool: Piscina<QueryTask, QueryAnswer> | null = null;
   /** Every thread's first task, run without a budget: a thread's start (its modules loaded, the file opened) is not a query's time. */
   private ready: Promise<unknown> | null = null;
+  /** As many threads as cores, at least two: a full-text search is cut into as many parts (docs/decisions/0376). */
+  readonly threads = Math.max(2, availableParallelism());
 
   constructor(
     private readonly file: string,
@@ -32,7 +34,7 @@ export class QueryPool {
   /** The threads, started on the first query (an index that is never queried, a rebuild's, starts none) and kept. */
   private started(): Piscina<QueryTask, QueryAnswer> {
     if (this.pool) return this.pool;
-    const threads = Math.max(2, availableParallelism());
+    const threads = this.threads;
     // The thread's module beside this one: .ts under tsx (tests), .js once built. Not at a lower
     // priority: on a machine shared with other work, niced threads starved (docs/decisions/0339).
     const filename = new URL(`./query-thread${extname(new URL(import.meta.url).pathname)}`, import.meta.url).href;

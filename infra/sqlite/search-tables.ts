@@ -53,6 +53,9 @@ const storedBytes = (vector: SearchEntries['vectors'][number]): number => (vecto
 /** `vectors_size` of a document once `index` has stored these entries (docs/decisions/0296). */
 export const vectorsBytes = (entries: SearchEntries): number => entries.vectors.reduce((sum, vector) => sum + storedBytes(vector), 0);
 
+/** Most vocabulary terms a connection keeps for typo tolerance (a few MB). */
+const MAX_VOCABULARY = 200_000;
+
 /** A part of a collection's FTS rows, `[from, to)` by row id, holding whole documents (textParts). */
 export type TextPart = readonly [from: number, to: number];
 
@@ -282,8 +285,7 @@ export class SqliteSearchTables {
     const n = scopeNumber(this.db, scope, false);
     if (n === 0) return [];
     const [from, to] = part ?? [n * SCOPE_ROWS, (n + 1) * SCOPE_ROWS];
-    const vocabulary = this.sql('SELECT term FROM search_vocab WHERE term >= ? AND term < ?').pluck();
-    const terms = query.phrase ? [query.phrase.join(' ')] : queryTerms(query, (from, to) => vocabulary.all(from, to) as string[]);
+    const terms = query.phrase ? [query.phrase.join(' ')] : queryTerms(query, (from, to) => this.vocabulary(from, to));
     if (terms.length === 0) return [];
     const match = anyOf(terms);
     const localeNamed = query.locale !== null;
@@ -325,6 +327,28 @@ export class SqliteSearchTables {
     cuts[0] = n * SCOPE_ROWS;
     cuts.push(end);
     return cuts.slice(1).map((to, i): TextPart => [cuts[i]!, to]);
+  }
+
+  /** The terms of the vocabulary's range read last, while the file has not changed since (`PRAGMA data_version`). */
+  private vocabularyRead: { version: number; terms: Map<string, readonly string[]>; count: number } = { version: -1, terms: new Map(), count: 0 };
+
+  /**
+   * The indexed terms of `[from, to)`, for typo tolerance (fuzzy-terms.ts): fts5vocab reads every
+   * term's rows to count them (28 ms for the 142 terms of one initial letter of the benchmark's
+   * corpus), so the terms are kept until another connection commits (docs/decisions/0376), at
+   * most MAX_VOCABULARY of them.
+   */
+  private vocabulary(from: string, to: string): readonly string[] {
+    const version = this.sql('PRAGMA data_version').pluck().get() as number;
+    if (version !== this.vocabularyRead.version) this.vocabularyRead = { version, terms: new Map(), count: 0 };
+    const key = `${from}\u0000${to}`;
+    const known = this.vocabularyRead.terms.get(key);
+    if (known) return known;
+    const terms = this.sql('SELECT term FROM search_vocab WHERE term >= ? AND term < ?').pluck().all(from, to) as string[];
+    if (this.vocabularyRead.count + terms.length > MAX_VOCABULARY) this.vocabularyRead = { version, terms: new Map(), count: 0 };
+    this.vocabularyRead.terms.set(key, terms);
+    this.vocabularyRead.count += terms.length;
+    return terms;
   }
 
   /** commonTerms of the query: each term's rows as FTS5 counts them for bm25() (every row of the table), the table's rows, the collection's rows_per_doc. */

@@ -246,13 +246,14 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   /**
-   * The collection's FTS rows cut at documents' edges into one part per thread of the pool, each
-   * part's page found on a thread of its own, the pages merged (docs/decisions/0376): on two cores
-   * a search takes about half the time it takes on one.
+   * The collection's FTS rows cut at documents' edges into one part per idle thread of the pool,
+   * each part's page found on a thread of its own, the pages merged (docs/decisions/0376): on two
+   * idle cores a search takes about half the time it takes on one; with every thread busy it is
+   * one part (each part counts its terms again for bm25(): parts would only add work).
    */
   async searchText(env: string, folder: string, query: TextQuery): Promise<Scored[]> {
     const scope = scopeOf(env, folder);
-    const parts = this.searchReader.textParts(scope, this.pool.threads);
+    const parts = this.searchReader.textParts(scope, this.pool.idle);
     const pages = await Promise.all(parts.map(async (part) => (await this.pool.run({ kind: 'text', env, folder, scope, query, part })) as Scored[]));
     return mergedPage(pages, query.limit);
   }

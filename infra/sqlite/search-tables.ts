@@ -53,7 +53,7 @@ const storedBytes = (vector: SearchEntries['vectors'][number]): number => (vecto
 /** `vectors_size` of a document once `index` has stored these entries (docs/decisions/0296). */
 export const vectorsBytes = (entries: SearchEntries): number => entries.vectors.reduce((sum, vector) => sum + storedBytes(vector), 0);
 
-/** Most vocabulary terms a connection keeps for typo tolerance (a few MB). */
+/** Most terms and term counts a connection keeps (a few MB). */
 const MAX_VOCABULARY = 200_000;
 
 /** A part of a collection's FTS rows, `[from, to)` by row id, holding whole documents (textParts). */
@@ -329,33 +329,51 @@ export class SqliteSearchTables {
     return cuts.slice(1).map((to, i): TextPart => [cuts[i]!, to]);
   }
 
-  /** The terms of the vocabulary's range read last, while the file has not changed since (`PRAGMA data_version`). */
-  private vocabularyRead: { version: number; terms: Map<string, readonly string[]>; count: number } = { version: -1, terms: new Map(), count: 0 };
+  /**
+   * What this connection read of the vocabulary while the file has not changed since
+   * (`PRAGMA data_version` moves when another connection commits; docs/decisions/0376): the terms
+   * of initial ranges, and terms' row counts, at most MAX_VOCABULARY entries in all.
+   */
+  private read: { version: number; ranges: Map<string, readonly string[]>; rows: Map<string, number>; entries: number } = { version: -1, ranges: new Map(), rows: new Map(), entries: 0 };
+
+  /** `read`, emptied when the file has changed or when `adding` more entries would pass MAX_VOCABULARY. */
+  private readSince(adding = 0): typeof this.read {
+    const version = this.sql('PRAGMA data_version').pluck().get() as number;
+    if (version !== this.read.version || this.read.entries + adding > MAX_VOCABULARY) this.read = { version, ranges: new Map(), rows: new Map(), entries: 0 };
+    return this.read;
+  }
 
   /**
    * The indexed terms of `[from, to)`, for typo tolerance (fuzzy-terms.ts): fts5vocab reads every
    * term's rows to count them (28 ms for the 142 terms of one initial letter of the benchmark's
-   * corpus), so the terms are kept until another connection commits (docs/decisions/0376), at
-   * most MAX_VOCABULARY of them.
+   * corpus), so they are kept while the file does not change.
    */
   private vocabulary(from: string, to: string): readonly string[] {
-    const version = this.sql('PRAGMA data_version').pluck().get() as number;
-    if (version !== this.vocabularyRead.version) this.vocabularyRead = { version, terms: new Map(), count: 0 };
     const key = `${from}\u0000${to}`;
-    const known = this.vocabularyRead.terms.get(key);
+    const known = this.readSince().ranges.get(key);
     if (known) return known;
     const terms = this.sql('SELECT term FROM search_vocab WHERE term >= ? AND term < ?').pluck().all(from, to) as string[];
-    if (this.vocabularyRead.count + terms.length > MAX_VOCABULARY) this.vocabularyRead = { version, terms: new Map(), count: 0 };
-    this.vocabularyRead.terms.set(key, terms);
-    this.vocabularyRead.count += terms.length;
+    const read = this.readSince(terms.length);
+    read.ranges.set(key, terms);
+    read.entries += terms.length;
     return terms;
   }
 
-  /** commonTerms of the query: each term's rows as FTS5 counts them for bm25() (every row of the table), the table's rows, the collection's rows_per_doc. */
+  /** The FTS rows holding the term, as FTS5 counts them for bm25() (every row of the table; 6 ms for a word in 94,000 rows), kept while the file does not change. */
+  private termRows(term: string): number {
+    const known = this.readSince().rows.get(term);
+    if (known !== undefined) return known;
+    const rows = this.sql('SELECT count(*) FROM search_text WHERE search_text MATCH ?').pluck().get(quote(term)) as number;
+    const read = this.readSince(1);
+    read.rows.set(term, rows);
+    read.entries += 1;
+    return rows;
+  }
+
+  /** commonTerms of the query: each term's rows (termRows), the table's rows, the collection's rows_per_doc. */
   private commonSplit(terms: readonly string[], n: number): ReturnType<typeof commonTerms> {
     if (terms.length < 2) return null;
-    const rowsOf = this.sql('SELECT count(*) FROM search_text WHERE search_text MATCH ?').pluck();
-    const counted = terms.map((term) => ({ term, rows: rowsOf.get(quote(term)) as number }));
+    const counted = terms.map((term) => ({ term, rows: this.termRows(term) }));
     const total = this.sql('SELECT count(*) FROM doc_texts').pluck().get() as number;
     const rowsPerDoc = this.sql('SELECT rows_per_doc FROM search_scopes WHERE n = ?').pluck().get(n) as number;
     return commonTerms(counted, total, rowsPerDoc);

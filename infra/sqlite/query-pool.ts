@@ -23,6 +23,10 @@ export class QueryPool {
   private pool: Piscina<QueryTask, QueryAnswer> | null = null;
   /** Every thread's first task, run without a budget: a thread's start (its modules loaded, the file opened) is not a query's time. */
   private ready: Promise<unknown> | null = null;
+  /** As many threads as cores, at least two. */
+  readonly threads = Math.max(2, availableParallelism());
+  /** Tasks asked and not ended (waiting for a thread or running), a task past its budget until its statement stops. */
+  private running = 0;
 
   constructor(
     private readonly file: string,
@@ -32,7 +36,7 @@ export class QueryPool {
   /** The threads, started on the first query (an index that is never queried, a rebuild's, starts none) and kept. */
   private started(): Piscina<QueryTask, QueryAnswer> {
     if (this.pool) return this.pool;
-    const threads = Math.max(2, availableParallelism());
+    const threads = this.threads;
     // The thread's module beside this one: .ts under tsx (tests), .js once built. Not at a lower
     // priority: on a machine shared with other work, niced threads starved (docs/decisions/0339).
     const filename = new URL(`./query-thread${extname(new URL(import.meta.url).pathname)}`, import.meta.url).href;
@@ -42,15 +46,32 @@ export class QueryPool {
     return pool;
   }
 
+  /** The threads no task holds or waits for now: how many parts a full-text search is cut into (at least one; docs/decisions/0376). */
+  get idle(): number {
+    return Math.max(1, this.threads - this.running);
+  }
+
   async run(request: QueryRequest): Promise<QueryAnswer> {
-    const pool = this.started();
-    await this.ready;
+    this.running += 1;
+    let ran: Promise<QueryAnswer>;
+    try {
+      const pool = this.started();
+      await this.ready;
+      ran = pool.run({ ...request, file: this.file, deadline: Date.now() + this.timeoutMs } as QueryTask);
+    } catch (error) {
+      this.running -= 1;
+      throw error;
+    }
+    // The thread is held until its task ends, past the budget too (the statement stops by itself soon after).
+    const answer = ran
+      .finally(() => {
+        this.running -= 1;
+      })
+      .catch((error: unknown) => {
+        throw pastBudget(error) ? queryTimedOut(this.timeoutMs) : error;
+      });
     const signal = AbortSignal.timeout(this.timeoutMs);
     const timedOut = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(queryTimedOut(this.timeoutMs)), { once: true }));
-    const task = { ...request, file: this.file, deadline: Date.now() + this.timeoutMs } as QueryTask;
-    const answer = pool.run(task).catch((error: unknown) => {
-      throw pastBudget(error) ? queryTimedOut(this.timeoutMs) : error;
-    });
     // Whichever loses the race is dropped: an answer after the budget, or a refusal already given.
     answer.catch(() => undefined);
     timedOut.catch(() => undefined);

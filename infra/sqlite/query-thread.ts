@@ -55,7 +55,7 @@ export default function answer(task: QueryTask): QueryAnswer {
     case 'rows':
       return rows(reader, task.sql, task.params);
     case 'text':
-      return reader.search.searchText(task.env, task.folder, task.scope, task.query);
+      return reader.search.searchText(task.env, task.folder, task.scope, task.query, task.part);
     case 'vectors':
       return reader.search.searchVectors(task.env, task.folder, task.scope, task.query);
   }

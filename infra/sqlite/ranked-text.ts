@@ -105,3 +105,18 @@ export function commonTerms(terms: readonly TermRows[], total: number, rowsPerDo
   if (common === 0 || rows(byRows.slice(0, common)) < 2 * rows(byRows.slice(common))) return null;
   return { rare: byRows.slice(common).map((t) => t.term), bound };
 }
+
+/** Keys in SQLite's order (BINARY: the bytes of their UTF-8, which is their code points' order). */
+const byKey = (a: string, b: string): number => (a === b ? 0 : Buffer.compare(Buffer.from(a), Buffer.from(b)));
+
+/**
+ * The page of a search over the pages of its parts (docs/decisions/0376): best first, then by key,
+ * as each part's statement orders them, at most `limit`. A document in two parts (written between
+ * the two parts' reads) counts once, at its best.
+ */
+export function mergedPage<T extends { readonly key: string; readonly score: number }>(pages: readonly (readonly T[])[], limit: number): T[] {
+  if (pages.length === 1) return [...pages[0]!];
+  const best = new Map<string, T>();
+  for (const page of pages) for (const hit of page) if ((best.get(hit.key)?.score ?? -Infinity) < hit.score) best.set(hit.key, hit);
+  return [...best.values()].sort((a, b) => b.score - a.score || byKey(a.key, b.key)).slice(0, limit);
+}

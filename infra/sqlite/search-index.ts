@@ -17,6 +17,7 @@ import { rowsByRowids } from './docs-by-rowid.js';
 import { SearchFieldsCache } from './search-fields-cache.js';
 import { changesFilterIndexes, collectionId, syncFilterIndexes } from './filter-indexes.js';
 import { QueryPool } from './query-pool.js';
+import { mergedPage } from './ranked-text.js';
 import { clearSubstrings, ensureSubstringIndex, indexSubstrings, substringLookup, type SubstringLookup } from './substring-index.js';
 import { FencedCheckpoints } from './fenced-checkpoints.js';
 
@@ -244,8 +245,17 @@ export class SqliteSearchIndex implements SearchIndex {
     this.releaseCheckpoints = shortLived ? checkpointWithoutThread(this.writer) : checkpointInBackground(this.writer, file);
   }
 
+  /**
+   * The collection's FTS rows cut at documents' edges into one part per idle thread of the pool,
+   * each part's page found on a thread of its own, the pages merged (docs/decisions/0376): on two
+   * idle cores a search takes about half the time it takes on one; with every thread busy it is
+   * one part (each part counts its terms again for bm25(): parts would only add work).
+   */
   async searchText(env: string, folder: string, query: TextQuery): Promise<Scored[]> {
-    return (await this.pool.run({ kind: 'text', env, folder, scope: scopeOf(env, folder), query })) as Scored[];
+    const scope = scopeOf(env, folder);
+    const parts = this.searchReader.textParts(scope, this.pool.idle);
+    const pages = await Promise.all(parts.map(async (part) => (await this.pool.run({ kind: 'text', env, folder, scope, query, part })) as Scored[]));
+    return mergedPage(pages, query.limit);
   }
 
   async searchVectors(env: string, folder: string, query: VectorQuery): Promise<Scored[]> {

@@ -6,6 +6,7 @@ import { closeTerms } from './fuzzy-terms.js';
 import { expansionsPerWord } from '../../projections/typo-tolerance.js';
 import { prepared } from './statement-cache.js';
 import { candidatesTextSql, commonTerms, rankedTextSql } from './ranked-text.js';
+import { limitSql } from './delivery-query-sql.js';
 
 /**
  * The FTS5 table of the search texts (docs/decisions/0378): contentless (the texts are the
@@ -52,8 +53,21 @@ const storedBytes = (vector: SearchEntries['vectors'][number]): number => (vecto
 /** `vectors_size` of a document once `index` has stored these entries (docs/decisions/0296). */
 export const vectorsBytes = (entries: SearchEntries): number => entries.vectors.reduce((sum, vector) => sum + storedBytes(vector), 0);
 
+/** Most terms and term counts a connection keeps (a few MB). */
+const MAX_VOCABULARY = 200_000;
+
+/** A part of a collection's FTS rows, `[from, to)` by row id, holding whole documents (textParts). */
+export type TextPart = readonly [from: number, to: number];
+
 /** Row ids of one collection's FTS rows: `n × SCOPE_ROWS` up to the next collection's (docs/decisions/0337). */
 export const SCOPE_ROWS = 2 ** 36;
+
+/**
+ * A row id bound for FTS5: as an integer. The driver binds a JavaScript number as a REAL, and FTS5
+ * ignores a rowid constraint that is not an INTEGER (it read the whole table, and SQLite dropped
+ * the rows out of range: docs/decisions/0376).
+ */
+const rowidArg = (rowid: number): bigint => BigInt(rowid);
 
 const quote = (word: string) => `"${word.replace(/"/g, '""')}"`;
 
@@ -146,7 +160,7 @@ function scopeNumber(db: SqliteDb, scope: string, assign: boolean): number {
 /** The row id the collection's next FTS row takes: one past its last (docs/decisions/0337). */
 function firstRowOf(db: SqliteDb, n: number): number {
   const from = n * SCOPE_ROWS;
-  const last = prepared<[number, number], number>(db, 'SELECT rowid FROM search_text WHERE rowid >= ? AND rowid < ? ORDER BY rowid DESC LIMIT 1').pluck().get(from, from + SCOPE_ROWS);
+  const last = prepared<[bigint, bigint], number>(db, 'SELECT rowid FROM search_text WHERE rowid >= ? AND rowid < ? ORDER BY rowid DESC LIMIT 1').pluck().get(rowidArg(from), rowidArg(from + SCOPE_ROWS));
   return (last ?? from) + 1;
 }
 
@@ -261,19 +275,21 @@ export class SqliteSearchTables {
    * published documents only. Typo tolerance reads the vocabulary from fts5vocab. When some of
    * the words are common (commonTerms), the documents holding the rare ones are scored first;
    * their page is the answer when its last document scores above what any document holding
-   * common words alone can, and every matching row is scored otherwise.
+   * common words alone can, and every matching row is scored otherwise. `part`: only the
+   * documents of these FTS rows (textParts), the collection's page among them; every score is
+   * the one the whole collection's search gives (bm25() counts over the whole table).
    */
-  searchText(env: string, folder: string, scope: string, query: TextQuery): Scored[] {
+  searchText(env: string, folder: string, scope: string, query: TextQuery, part?: TextPart): Scored[] {
     // A limit under one reads nothing (as LIMIT 0 did when it was bound).
     if (query.fields.length === 0 || query.limit < 1) return [];
     const n = scopeNumber(this.db, scope, false);
     if (n === 0) return [];
-    const vocabulary = this.sql('SELECT term FROM search_vocab WHERE term >= ? AND term < ?').pluck();
-    const terms = query.phrase ? [query.phrase.join(' ')] : queryTerms(query, (from, to) => vocabulary.all(from, to) as string[]);
+    const [from, to] = part ?? [n * SCOPE_ROWS, (n + 1) * SCOPE_ROWS];
+    const terms = query.phrase ? [query.phrase.join(' ')] : queryTerms(query, (from, to) => this.vocabulary(from, to));
     if (terms.length === 0) return [];
     const match = anyOf(terms);
     const localeNamed = query.locale !== null;
-    const rows = [n * SCOPE_ROWS, (n + 1) * SCOPE_ROWS, ...localeArg(query.locale), ...query.fields];
+    const rows = [rowidArg(from), rowidArg(to), ...localeArg(query.locale), ...query.fields];
     const split = this.commonSplit(terms, n);
     if (split) {
       const page = this.sql(candidatesTextSql(localeNamed, query.fields.length, query.limit)).all(anyOf(split.rare), ...rows, match, ...rows, env, folder) as Scored[];
@@ -282,11 +298,82 @@ export class SqliteSearchTables {
     return this.sql(rankedTextSql(localeNamed, query.fields.length, query.limit)).all(match, ...rows, env, folder) as Scored[];
   }
 
-  /** commonTerms of the query: each term's rows as FTS5 counts them for bm25() (every row of the table), the table's rows, the collection's rows_per_doc. */
+  /**
+   * The collection's FTS rows cut into at most `count` parts at documents' edges, `[from, to)`
+   * row id ranges each scored on a thread of its own (docs/decisions/0376): a document's rows are
+   * one run of row ids (`index` writes them one after another, after the collection's last row),
+   * so a cut just before a row whose document differs from the row before it leaves every
+   * document whole in one part. Empty when the collection has no rows (its search answers nothing).
+   */
+  textParts(scope: string, count: number): TextPart[] {
+    const n = scopeNumber(this.db, scope, false);
+    if (n === 0) return [];
+    const end = (n + 1) * SCOPE_ROWS;
+    const edge = (order: 'ASC' | 'DESC') => this.sql(`SELECT rowid FROM search_text WHERE rowid >= ? AND rowid < ? ORDER BY rowid ${order} LIMIT 1`).pluck();
+    const first = edge('ASC').get(rowidArg(n * SCOPE_ROWS), rowidArg(end)) as number | undefined;
+    const last = edge('DESC').get(rowidArg(n * SCOPE_ROWS), rowidArg(end)) as number | undefined;
+    if (first === undefined || last === undefined) return [];
+    const rowsPerDoc = this.sql('SELECT rows_per_doc FROM search_scopes WHERE n = ?').pluck().get(n) as number;
+    const following = this.sql(`SELECT rowid, doc FROM search_text WHERE rowid >= ? AND rowid < ? ORDER BY rowid LIMIT ${limitSql(rowsPerDoc + 1)}`);
+    const cuts = [first];
+    for (let k = 1; k < count; k++) {
+      const at = Math.max(cuts[cuts.length - 1]!, first + Math.floor(((last + 1 - first) * k) / count));
+      // The first row from `at` on whose document is not the one of the row at `at`: the document before it ends before it.
+      const rows = following.all(rowidArg(at), rowidArg(last + 1)) as { rowid: number; doc: number }[];
+      const cut = rows.find((row) => row.doc !== rows[0]!.doc)?.rowid;
+      if (cut !== undefined && cut > cuts[cuts.length - 1]!) cuts.push(cut);
+    }
+    // The first part from the range's start, the last to its end: rows written since these reads are in one part or another.
+    cuts[0] = n * SCOPE_ROWS;
+    cuts.push(end);
+    return cuts.slice(1).map((to, i): TextPart => [cuts[i]!, to]);
+  }
+
+  /**
+   * What this connection read of the vocabulary while the file has not changed since
+   * (`PRAGMA data_version` moves when another connection commits; docs/decisions/0376): the terms
+   * of initial ranges, and terms' row counts, at most MAX_VOCABULARY entries in all.
+   */
+  private read: { version: number; ranges: Map<string, readonly string[]>; rows: Map<string, number>; entries: number } = { version: -1, ranges: new Map(), rows: new Map(), entries: 0 };
+
+  /** `read`, emptied when the file has changed or when `adding` more entries would pass MAX_VOCABULARY. */
+  private readSince(adding = 0): typeof this.read {
+    const version = this.sql('PRAGMA data_version').pluck().get() as number;
+    if (version !== this.read.version || this.read.entries + adding > MAX_VOCABULARY) this.read = { version, ranges: new Map(), rows: new Map(), entries: 0 };
+    return this.read;
+  }
+
+  /**
+   * The indexed terms of `[from, to)`, for typo tolerance (fuzzy-terms.ts): fts5vocab reads every
+   * term's rows to count them (28 ms for the 142 terms of one initial letter of the benchmark's
+   * corpus), so they are kept while the file does not change.
+   */
+  private vocabulary(from: string, to: string): readonly string[] {
+    const key = `${from}\u0000${to}`;
+    const known = this.readSince().ranges.get(key);
+    if (known) return known;
+    const terms = this.sql('SELECT term FROM search_vocab WHERE term >= ? AND term < ?').pluck().all(from, to) as string[];
+    const read = this.readSince(terms.length);
+    read.ranges.set(key, terms);
+    read.entries += terms.length;
+    return terms;
+  }
+
+  /** The FTS rows holding the term, as FTS5 counts them for bm25() (every row of the table; 6 ms for a word in 94,000 rows), kept while the file does not change. */
+  private termRows(term: string): number {
+    const known = this.readSince().rows.get(term);
+    if (known !== undefined) return known;
+    const rows = this.sql('SELECT count(*) FROM search_text WHERE search_text MATCH ?').pluck().get(quote(term)) as number;
+    const read = this.readSince(1);
+    read.rows.set(term, rows);
+    read.entries += 1;
+    return rows;
+  }
+
+  /** commonTerms of the query: each term's rows (termRows), the table's rows, the collection's rows_per_doc. */
   private commonSplit(terms: readonly string[], n: number): ReturnType<typeof commonTerms> {
     if (terms.length < 2) return null;
-    const rowsOf = this.sql('SELECT count(*) FROM search_text WHERE search_text MATCH ?').pluck();
-    const counted = terms.map((term) => ({ term, rows: rowsOf.get(quote(term)) as number }));
+    const counted = terms.map((term) => ({ term, rows: this.termRows(term) }));
     const total = this.sql('SELECT count(*) FROM doc_texts').pluck().get() as number;
     const rowsPerDoc = this.sql('SELECT rows_per_doc FROM search_scopes WHERE n = ?').pluck().get(n) as number;
     return commonTerms(counted, total, rowsPerDoc);

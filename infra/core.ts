@@ -55,8 +55,6 @@ export type Core = {
   /** The delivery index's and the read models' consumers, which readers wait for. */
   readonly deliveryIndex: Built;
   readonly readModels: Built;
-  /** The caches the projections' batches change, set by the process before `start`. */
-  readonly afterBatch: { readModels: ((batch: readonly StoredEvent[]) => Promise<void>) | null; deliveryIndex: ((batch: readonly StoredEvent[]) => Promise<void>) | null };
   /** Starts the projections (with the process's reactors beside them) and, where it applies them, catches them up with the log. */
   start(reactors: readonly Consumer[]): Promise<Projections>;
   /** The write guards every write after the first start's setup passes (environment state and protection, billing). */
@@ -65,12 +63,20 @@ export type Core = {
   readonly fenceRead: (consumer: string, epoch: number) => Promise<void>;
 };
 
+/** The in-process caches a process keeps beside the read side, evicted after the batches of the read models and of the delivery index. */
+export type BatchHooks = {
+  readonly readModels?: (batch: readonly StoredEvent[]) => Promise<void>;
+  readonly deliveryIndex?: (batch: readonly StoredEvent[]) => Promise<void>;
+};
+
 /**
  * Opens the stores and composes the command bus and the projections of a process. `applies`:
  * whether this process applies projections under their leases (ROLE all, worker, and the content
- * import) or only follows their checkpoints (api, delivery).
+ * import) or only follows their checkpoints (api, delivery). `hooks`: its caches, made from the
+ * opened stores (none: a watcher reads no event for them).
  */
-export async function composeCore(config: Config, logger: Logger, options: CoreOptions, applies: boolean): Promise<Core> {
+export async function composeCore(config: Config, logger: Logger, options: CoreOptions, kind: { readonly applies: boolean; readonly hooks?: (stores: Stores) => BatchHooks }): Promise<Core> {
+  const { applies } = kind;
   const log = logErrors(logger);
   const stores = await openStores(config);
   const { readStore } = stores;
@@ -94,7 +100,7 @@ export async function composeCore(config: Config, logger: Logger, options: CoreO
   const build = consumerBuilder({ eventStore, leases: applies ? stores.leases : null, log });
   const fenceRead = async (consumer: string, epoch: number): Promise<void> => readStore.fence?.(consumer, epoch);
   const target = options.wrapProjectionTarget ?? tracedTarget;
-  const afterBatch: Core['afterBatch'] = { readModels: null, deliveryIndex: null };
+  const hooks = kind.hooks?.(stores) ?? {};
 
   // The projection lists live in projections/catalog.ts: `npm run rebuild` replays the same ones.
   // The resources each read-model batch wrote: a `wait=true` resource write is answered from them (docs/decisions/0296).
@@ -110,13 +116,13 @@ export async function composeCore(config: Config, logger: Logger, options: CoreO
     target: target(readModelTarget_),
     fence: fenceRead,
     turnLater: true,
-    afterBatch: async (batch) => afterBatch.readModels?.(batch),
+    afterBatch: hooks.readModels,
     onLost: async () => recentResources.forget(),
   });
   const deliveryIndex = build({
     target: target(deliveryTarget(searchIndex, embedder)),
     fence: async (consumer, epoch) => searchIndex.fence?.(consumer, epoch),
-    afterBatch: async (batch) => afterBatch.deliveryIndex?.(batch),
+    afterBatch: hooks.deliveryIndex,
   });
   if (applies) for (const prepared of [readModelTarget_, revisions, usage]) await prepared.prepare();
 
@@ -135,7 +141,6 @@ export async function composeCore(config: Config, logger: Logger, options: CoreO
     build,
     deliveryIndex,
     readModels,
-    afterBatch,
     fenceRead,
     async start(reactors) {
       projections = new Projections(
@@ -144,7 +149,7 @@ export async function composeCore(config: Config, logger: Logger, options: CoreO
           deliveryIndex.consumer,
           readModels.consumer,
           build({ target: target(revisions), fence: fenceRead, turnLater: true }).consumer,
-          build({ target: target(usage), fence: fenceRead, turnLater: true, afterBatch: async () => usageMeter.forget() }).consumer,
+          build({ target: target(usage), fence: fenceRead, turnLater: true, afterBatch: async () => usageMeter.forget(), afterBatchWithoutEvents: true }).consumer,
         ],
         reactors,
       );

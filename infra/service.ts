@@ -32,8 +32,8 @@ import { expressServerOptions, managementApp } from './http/management-app.js';
 import { createLogger, logErrors, type Logger } from './logger.js';
 import { readiness } from './observability/readiness.js';
 import { markStage, stageNow, tracedListener } from './observability/stage-trace.js';
-import { closeStores } from './stores.js';
-import { composeCore, type CoreOptions } from './core.js';
+import { closeStores, type Stores } from './stores.js';
+import { composeCore, type BatchHooks, type CoreOptions } from './core.js';
 import { checkpointSigner } from './audit/checkpoint-signer.js';
 import { loadSigningKey } from './audit/signing-key.js';
 
@@ -76,33 +76,15 @@ export async function startService(config: Config, logger: Logger = createLogger
   const role = config.role;
   // Where projections and reactors run (ROLE all, worker): each under its lease; elsewhere watched through its checkpoint (docs/decisions/0386, 0388).
   const applies = role === 'all' || role === 'worker';
-  const core = await composeCore(config, logger, options, applies);
+  // The caches of the interfaces, made from the stores the composition opens.
+  const made: { caches?: ServiceCaches } = {};
+  const core = await composeCore(config, logger, options, { applies, hooks: (opened) => (made.caches = serviceCaches(opened)).hooks });
+  const { routing, served, deliveryAuth, environmentStatus, requestDocs } = made.caches!;
   const { stores, eventStore, searchIndex, metrics, bus, validator, resourceQuota, embedder, recentResources, target, build, fenceRead } = core;
   const { readStore } = stores;
   const readModelRunner = core.readModels;
   const deliveryIndex = core.deliveryIndex;
-  const routing = new DeliveryRouting(readStore);
-  // Delivery answers kept as served bytes, evicted by routing reloads and delivery batches (docs/decisions/0131).
-  const served = new ServedCache();
-  routing.onReload((env) => served.evict(env));
-  const deliveryAuth = new DeliveryAuth(readStore, stores.usedSignatures);
-  const environmentStatus = new EnvironmentStatus(readStore);
   const requests = new RequestMeter();
-  // What every management request reads before its handler, kept until the next read-model batch (docs/decisions/0270).
-  const requestDocs = new RequestDocs(readStore, new Set(['users', 'organizations', 'environments']));
-  core.afterBatch.readModels = async (batch: readonly StoredEvent[]): Promise<void> => {
-    requestDocs.forget();
-    if (batch.some((stored) => CREDENTIAL_EVENTS.has(stored.type))) deliveryAuth.forget();
-    const envs = new Set<string>();
-    for (const stored of batch) {
-      if (!ROUTING_EVENTS.has(stored.type)) continue;
-      const event = asDomainEvent(stored);
-      envs.add(event.type === 'EnvironmentCreated' ? event.data.key : (event.data as { env: string }).env);
-    }
-    for (const env of envs) await routing.reload(env);
-    environmentStatus.observe(batch);
-  };
-  core.afterBatch.deliveryIndex = async (batch) => evictTimed(served, batch);
   let draining = false;
   let bootstrapped = false;
   let projections: Projections | null = null;
@@ -279,4 +261,35 @@ function evictTimed(served: ServedCache, batch: readonly StoredEvent[]): void {
   const started = stageNow();
   evictChanged(served, batch);
   markStage('evict', started, batch.length);
+}
+
+type ServiceCaches = ReturnType<typeof serviceCaches>;
+
+/** What the interfaces keep in memory of the read side, with the hooks that evict it after the read models' and the delivery index's batches. */
+function serviceCaches(stores: Stores) {
+  const { readStore } = stores;
+  const routing = new DeliveryRouting(readStore);
+  // Delivery answers kept as served bytes, evicted by routing reloads and delivery batches (docs/decisions/0131).
+  const served = new ServedCache();
+  routing.onReload((env) => served.evict(env));
+  const deliveryAuth = new DeliveryAuth(readStore, stores.usedSignatures);
+  const environmentStatus = new EnvironmentStatus(readStore);
+  // What every management request reads before its handler, kept until the next read-model batch (docs/decisions/0270).
+  const requestDocs = new RequestDocs(readStore, new Set(['users', 'organizations', 'environments']));
+  const hooks: BatchHooks = {
+    readModels: async (batch) => {
+      requestDocs.forget();
+      if (batch.some((stored) => CREDENTIAL_EVENTS.has(stored.type))) deliveryAuth.forget();
+      const envs = new Set<string>();
+      for (const stored of batch) {
+        if (!ROUTING_EVENTS.has(stored.type)) continue;
+        const event = asDomainEvent(stored);
+        envs.add(event.type === 'EnvironmentCreated' ? event.data.key : (event.data as { env: string }).env);
+      }
+      for (const env of envs) await routing.reload(env);
+      environmentStatus.observe(batch);
+    },
+    deliveryIndex: async (batch) => evictTimed(served, batch),
+  };
+  return { routing, served, deliveryAuth, environmentStatus, requestDocs, hooks };
 }

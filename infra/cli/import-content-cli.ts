@@ -139,9 +139,10 @@ async function load(target: ContentImport, folder: string, file: string, o: { st
     bar.update(bytes, { lines, rate: Math.round(lines / Math.max((performance.now() - started) / 1000, 0.001)) });
     bar.stop();
   }
-  const seconds = (performance.now() - started) / 1000;
+  const written = (performance.now() - started) / 1000;
   // Before it ends: the imported resources are readable through delivery and management (projected here, or by the running service).
   const projected = await target.caughtUp(CATCH_UP_MS);
+  const seconds = (performance.now() - started) / 1000;
   const firstRefused = refused.reduce((first, r) => Math.min(first, r.line), Infinity);
   const summary = {
     collection: folder,
@@ -149,6 +150,8 @@ async function load(target: ContentImport, folder: string, file: string, o: { st
     accepted: resources - refused.length,
     refused: refused.length,
     stopped_at_line: o.strict && refused.length > 0 ? firstRefused : null,
+    // Written: the last line's command answered; the rate is up to readable (projected).
+    written_seconds: Number(written.toFixed(2)),
     seconds: Number(seconds.toFixed(2)),
     per_second: Math.round(resources / Math.max(seconds, 0.001)),
     projected,

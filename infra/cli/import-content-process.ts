@@ -58,7 +58,8 @@ export async function openContentImport(config: Config, logger: Logger, env: str
   const file = bootstrapPath(config);
   if (!existsSync(file)) throw new ImportRefused(`no ${file}: start the service once on this data directory (DATA_DIR) first`);
   const bootstrap = JSON.parse(readFileSync(file, 'utf8')) as BootstrapFile;
-  const core = await composeCore(config, logger, {}, true);
+  // Applies the projections where it takes their leases; keeps no cache of the read side (it serves nothing).
+  const core = await composeCore(config, logger, {}, { applies: true });
   let projections: Projections | null = null;
   try {
     projections = await core.start([]);

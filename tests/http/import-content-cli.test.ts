@@ -9,12 +9,23 @@ import { startTestService, type TestService } from '../support/service.js';
 import { runCli as run } from '../support/cli.js';
 import { TEST_EMBEDDINGS_CACHE } from '../support/embeddings.js';
 import { tempDir } from '../support/temp.js';
+import { openSqlite } from '../../infra/sqlite/open.js';
 
 const ndjson = (lines: readonly unknown[]): string => {
   const file = join(tempDir(), 'content.ndjson');
   writeFileSync(file, lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n') + '\n');
   return file;
 };
+
+/** The leases of a data directory's projections and reactors, by name. */
+function leases(dataDir: string): Record<string, { holder: string; epoch: number; expires_at: number }> {
+  const db = openSqlite(join(dataDir, 'read-models.db'), { readonly: true });
+  try {
+    return Object.fromEntries(db.prepare<[], { name: string; holder: string; epoch: number; expires_at: number }>('SELECT name, holder, epoch, expires_at FROM leases').all().map(({ name, ...lease }) => [name, lease]));
+  } finally {
+    db.close();
+  }
+}
 
 /** The importer on a data directory, with the settings the test service runs with. */
 const importInto = (dataDir: string, args: readonly string[]) =>
@@ -63,8 +74,14 @@ describe('npm run import:content: resources from NDJSON through the command path
       lines[6] = { data: { title: 5 } };
       lines[9] = { data: { title: 'x' }, unknown_field: true };
       lines[11] = [1, 2];
+      const before = leases(dataDir);
       const r = await importInto(dataDir, ['--collection', 'articles', '--in', ndjson(lines)]);
       expect(r.code, r.err).to.equal(1);
+      // It took the projections' leases (each epoch raised) and let them go; no reactor's (cascades, webhooks, scheduler).
+      const after = leases(dataDir);
+      for (const name of ['delivery-index-search', 'read-models', 'revisions', 'usage']) expect(after[name]!.epoch, name).to.equal(before[name]!.epoch + 1);
+      for (const name of ['cascades', 'webhooks', 'scheduler']) expect(after[name], name).to.deep.equal(before[name]);
+      expect(Object.values(after).every((lease) => lease.expires_at <= Date.now()), 'none held after it').to.equal(true);
       expect(r.err).to.match(/^line 5: 422 .*not valid JSON.*"error_code":"validation_error"/m);
       expect(r.err).to.match(/^line 7: 422 .*"error_code":"validation_error"/m);
       expect(r.err).to.match(/^line 10: 422 /m);

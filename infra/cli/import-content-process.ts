@@ -70,7 +70,7 @@ export async function openContentImport(config: Config, logger: Logger, env: str
     const target = env ?? bootstrap.environment;
     const environment = await readStore.collection('environments').get(target);
     if (!environment || environment.organization !== principal.organization) throw new ImportRefused(`no environment ${target} in organization ${principal.organization}`);
-    return importInto(core, projections, principal, target, logger);
+    return importInto(core, projections, principal, target);
   } catch (error) {
     await stop(core, projections);
     throw error;
@@ -83,12 +83,11 @@ async function stop(core: Core, projections: Projections | null): Promise<void> 
   await closeStores(core.stores);
 }
 
-function importInto(core: Core, projections: Projections, principal: Principal, env: string, logger: Logger): ContentImport {
+function importInto(core: Core, projections: Projections, principal: Principal, env: string): ContentImport {
   const { readStore } = core.stores;
   const deps = { bus: core.bus, validator: core.validator, projections, readStore, waitTimeoutMs: 0, resourceQuota: core.resourceQuota, recentResources: core.recentResources };
   const create = createResourceHandler(deps);
   const upsert = upsertResourceHandler(deps);
-  const log = (message: string, error: unknown) => logger.error({ err: error }, message);
   const context = (): ApiRequest['context'] => {
     const now = isoNow();
     const metadata: EventMetadata = { actor_type: principal.actor_type, actor: principal.actor, ip_address: null, referer: null, timestamp: now };
@@ -112,7 +111,7 @@ function importInto(core: Core, projections: Projections, principal: Principal, 
       await handler(req);
       return null;
     } catch (error) {
-      const answer = errorAnswer(error, undefined, log);
+      const answer = errorAnswer(error, undefined, core.log);
       return { status: answer.status, body: answer.body };
     }
   };

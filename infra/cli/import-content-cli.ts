@@ -67,7 +67,7 @@ export async function importContentCli(argv: readonly string[], env: NodeJS.Proc
   }
   const config = loadConfig(args['data-dir'] === undefined ? env : { ...env, DATA_DIR: args['data-dir'] });
   // The log goes to the error stream: the output is the JSON report.
-  const logger = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, base: undefined }, pino.destination(2));
+  const logger = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, base: undefined }, err);
   let target: ContentImport;
   try {
     target = await openContentImport(config, logger, args.env);

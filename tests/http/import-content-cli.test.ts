@@ -10,6 +10,7 @@ import { runCli as run } from '../support/cli.js';
 import { TEST_EMBEDDINGS_CACHE } from '../support/embeddings.js';
 import { tempDir } from '../support/temp.js';
 import { openSqlite } from '../../infra/sqlite/open.js';
+import { apiOf, startChildService } from '../support/child-service.js';
 
 const ndjson = (lines: readonly unknown[]): string => {
   const file = join(tempDir(), 'content.ndjson');
@@ -28,8 +29,8 @@ function leases(dataDir: string): Record<string, { holder: string; epoch: number
 }
 
 /** The importer on a data directory, with the settings the test service runs with. */
-const importInto = (dataDir: string, args: readonly string[]) =>
-  run((out, err) => importContentCli([...args, '--data-dir', dataDir], { EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_CACHE, LOG_LEVEL: 'silent' }, out, err));
+const importInto = (dataDir: string, args: readonly string[], env: Record<string, string> = { LOG_LEVEL: 'silent' }) =>
+  run((out, err) => importContentCli([...args, '--data-dir', dataDir], { EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_CACHE, ...env }, out, err));
 
 /** A collection with a schema and a delivery API `site` that lists it, read with a bearer token (from the service `s` runs now), every page. */
 async function deliveredCollection(s: TestService, alias: string): Promise<{ key: string; count: (s: TestService) => Promise<number> }> {
@@ -108,6 +109,27 @@ describe('npm run import:content: resources from NDJSON through the command path
       expect(r.code).to.equal(2);
       expect(r.err).to.match(/bootstrap\.json/);
     });
+  });
+
+  it('writes beside a service running in another process, which serves every line once the import ends', async () => {
+    const dataDir = tempDir();
+    const child = await startChildService(dataDir, { EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_CACHE });
+    try {
+      const api = apiOf(child);
+      const env = child.bootstrap.environment;
+      const folder = await collectionWithSchema({ env, api }, 'elsewhere');
+      const r = await importInto(dataDir, ['--collection', 'elsewhere', '--in', ndjson(Array.from({ length: 400 }, (_, i) => ({ external_id: `far-${i}`, data: { title: `Far ${i}` } })))], {});
+      expect(r.code, r.err).to.equal(0);
+      expect(JSON.parse(r.out)).to.include({ accepted: 400, projected: true });
+      // The default log level (warnings and errors on standard error): nothing, not even the lease tries the running service wins.
+      expect(r.err, 'nothing logged').to.equal('');
+      expect((await api('GET', v1({ env }, `/collections/${folder}/resources/?limit=1`))).body.count).to.equal(400);
+      const found = await api('GET', v1({ env }, `/collections/${folder}/resources/?external_id=far-399`));
+      expect(found.body.results).to.have.length(1);
+    } finally {
+      child.process.kill('SIGTERM');
+      await child.exited;
+    }
   });
 
   describe('while a service runs on the same data directory', () => {

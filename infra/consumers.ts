@@ -12,6 +12,8 @@ export type ConsumerSpec = {
   readonly fence?: (consumer: string, epoch: number) => Promise<void>;
   /** The in-process caches its batches change: run after each batch, here or (watched) after the store holds it. */
   readonly afterBatch?: (batch: readonly StoredEvent[]) => Promise<void>;
+  /** The hook reads no event of the batch: a watcher calls it without reading them from the log. */
+  readonly afterBatchWithoutEvents?: boolean;
   readonly turnLater?: boolean;
   /** While this process holds the lease (the webhook sender, the scheduler's timer). */
   readonly onHeld?: () => void;
@@ -35,7 +37,7 @@ export function consumerBuilder(deps: {
   const holder = holderId(hostname(), process.pid);
   return (spec) => {
     const { target } = spec;
-    const watcher = new CheckpointWatcher(deps.eventStore, target.name, () => target.checkpoint(), { afterBatch: spec.afterBatch, log: deps.log, reactor: spec.reactor });
+    const watcher = new CheckpointWatcher(deps.eventStore, target.name, () => target.checkpoint(), { afterBatch: spec.afterBatch, withoutEvents: spec.afterBatchWithoutEvents, log: deps.log, reactor: spec.reactor });
     if (deps.leases === null) return { consumer: watcher, runner: null, slot: null };
     const runner = new ProjectionRunner(deps.eventStore, target, { log: deps.log, afterBatch: spec.afterBatch, turnLater: spec.turnLater, onFenced: () => slot.fenced() });
     const fence = spec.fence;

@@ -1,28 +1,19 @@
 import express, { type Express } from 'express';
 import { createServer, type Server, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CommandBus } from '../commands/command-bus.js';
-import type { EventStore, StoredEvent } from '../commands/ports.js';
-import { DataValidator } from '../commands/data-validator.js';
+import type { StoredEvent } from '../commands/ports.js';
 import { cascadeReaction } from '../commands/reactors/cascade-reactor.js';
 import { reactorTarget, sparseCheckpoints } from '../commands/reactors/reactor-target.js';
 import { Scheduler, SCHEDULE_EVENTS, SCHEDULER } from '../commands/reactors/scheduler.js';
 import { webhookReactor } from '../commands/reactors/webhook-reactor.js';
 import { schedulesProjection } from '../projections/schedules.js';
 import { WebhookSender } from './webhooks/sender.js';
-import type { ResourceQuota } from '../commands/resource-quota.js';
 import { asDomainEvent, readModelTarget } from '../projections/read-model-target.js';
-import { READ_MODELS, REVISION_MODELS } from '../projections/catalog.js';
-import { deliveryTarget } from '../projections/delivery-index.js';
-import { Projections, type Consumer, type ProjectionTarget } from '../projections/runner.js';
+import type { Consumer, Projections } from '../projections/runner.js';
 import { CheckpointWatcher } from '../projections/checkpoint-watcher.js';
-import { RecentDocs } from '../projections/recent-docs.js';
 import { CREDENTIAL_EVENTS, DeliveryAuth } from '../read-api/delivery/auth.js';
 import { LazyMcpEndpoint } from '../read-api/delivery/mcp/lazy-endpoint.js';
-import { keyWritesOf, usageOf, usageTarget } from '../projections/usage.js';
-import { UsageMeter } from './billing/usage-meter.js';
 import { RequestDocs } from './http/request-docs.js';
-import { billingGuard, environmentWriteGuard } from '../commands/write-guards.js';
 import { EnvironmentStatus } from '../read-api/environment-status.js';
 import { managementRateLimit, RequestMeter } from './http/rate-limit.js';
 import { DeliveryRouting, ROUTING_EVENTS } from '../read-api/delivery/routing.js';
@@ -31,7 +22,6 @@ import { evictChanged } from '../read-api/delivery/served-invalidation.js';
 import { jwtSecret } from './auth/jwt-secret.js';
 import { prepareBootstrap, writeBootstrap, type BootstrapFile } from './bootstrap.js';
 import type { Config } from './config.js';
-import { createEmbedder } from './embeddings/create.js';
 import { StaticWordEmbedder } from './embeddings/static-embedder.js';
 import { prepareBodyShape } from '../read-api/delivery/search/body-schema.js';
 import { deliveryServer, type DeliveryServer } from './http/delivery-server.js';
@@ -40,15 +30,12 @@ import { consoleFiles } from './http/console.js';
 import { closeGracefully } from './http/shutdown.js';
 import { expressServerOptions, managementApp } from './http/management-app.js';
 import { createLogger, logErrors, type Logger } from './logger.js';
-import { createMetrics } from './observability/metrics.js';
-import { projectionReports, readiness } from './observability/readiness.js';
-import { timedEventStore } from './observability/timed-event-store.js';
-import { markStage, stageNow, tracedListener, tracedTarget } from './observability/stage-trace.js';
-import { closeStores, openStores } from './stores.js';
+import { readiness } from './observability/readiness.js';
+import { markStage, stageNow, tracedListener } from './observability/stage-trace.js';
+import { closeStores, type Stores } from './stores.js';
+import { composeCore, type BatchHooks, type CoreOptions } from './core.js';
 import { checkpointSigner } from './audit/checkpoint-signer.js';
 import { loadSigningKey } from './audit/signing-key.js';
-import type { SearchIndex } from '../projections/ports.js';
-import { consumerBuilder } from './consumers.js';
 
 export type Service = {
   /** `base`: the management interface (a worker's operations port); `delivery`: '' where this process serves none (docs/decisions/0388). */
@@ -76,16 +63,7 @@ const urlOf = (host: string, port: number): string => {
   return `http://${shown}:${port}`;
 };
 
-export type ServiceOptions = {
-  /**
-   * A test seam: wraps the opened event store before anything uses it (command bus,
-   * projections, bootstrap), e.g. to let another writer win an append. `npm start` never sets it.
-   */
-  readonly wrapEventStore?: (store: EventStore) => EventStore;
-  /** A test seam: wraps each projection's target, e.g. to make it throw on one event. */
-  readonly wrapProjectionTarget?: (target: ProjectionTarget) => ProjectionTarget;
-  /** A test seam: the delivery index to use instead of the opened one (e.g. the OpenSearch adapter on a model of its server). */
-  readonly wrapSearchIndex?: (index: SearchIndex) => SearchIndex;
+export type ServiceOptions = CoreOptions & {
   /** The primary of several delivery processes (docs/decisions/0388): its role without the delivery listener, which the cluster's workers share. */
   readonly withoutDelivery?: boolean;
 };
@@ -95,60 +73,27 @@ export async function startService(config: Config, logger: Logger = createLogger
   const log = logErrors(logger);
   // Before anything opens: a key refused stops the start here (docs/decisions/0344).
   const signingKey = config.audit.signingKeyFile ? loadSigningKey(config.audit.signingKeyFile, config.dataDir) : null;
-  const stores = await openStores(config);
-  const { readStore } = stores;
-  const searchIndex = options.wrapSearchIndex ? options.wrapSearchIndex(stores.searchIndex) : stores.searchIndex;
-  const lagOf = { eventStore: stores.eventStore, projections: null as Projections | null, maxLag: config.readyMaxLag, timeoutMs: 2000 };
-  const metrics = createMetrics(async () => (lagOf.projections ? projectionReports({ ...lagOf, projections: lagOf.projections }) : []));
-  const eventStore = timedEventStore(options.wrapEventStore ? options.wrapEventStore(stores.eventStore) : stores.eventStore, metrics);
-  const bus = new CommandBus(eventStore, metrics.tallyLookups('aggregate_state'));
-  const routing = new DeliveryRouting(readStore);
-  // Delivery answers kept as served bytes, evicted by routing reloads and delivery batches (docs/decisions/0131).
-  const served = new ServedCache();
-  routing.onReload((env) => served.evict(env));
-  const deliveryAuth = new DeliveryAuth(readStore, stores.usedSignatures);
-  const environmentStatus = new EnvironmentStatus(readStore);
-  const requests = new RequestMeter();
-  const embedder = createEmbedder(config.embeddings, (target) =>
-    logger.info({ target }, "preparing the embedded model's word vectors once (npm install does it for the default EMBEDDINGS_CACHE_DIR)"),
-  );
-
-  // The projection lists live in projections/catalog.ts: `npm run rebuild` replays the same ones.
-  // The resources each read-model batch wrote: a `wait=true` resource write is answered from them (docs/decisions/0296).
-  const recentResources = new RecentDocs('resources');
-  const readModels = readModelTarget(readStore, READ_MODELS, 'read-models', [recentResources]);
-  // Revision payloads are written by their own consumer: resource lists do not wait for them.
-  const revisions = readModelTarget(readStore, REVISION_MODELS, 'revisions');
-  // What every management request reads before its handler, kept until the next read-model batch (docs/decisions/0270).
-  const requestDocs = new RequestDocs(readStore, new Set(['users', 'organizations', 'environments']));
-  const refreshRouting = async (batch: readonly StoredEvent[]): Promise<void> => {
-    requestDocs.forget();
-    if (batch.some((stored) => CREDENTIAL_EVENTS.has(stored.type))) deliveryAuth.forget();
-    const envs = new Set<string>();
-    for (const stored of batch) {
-      if (!ROUTING_EVENTS.has(stored.type)) continue;
-      const event = asDomainEvent(stored);
-      envs.add(event.type === 'EnvironmentCreated' ? event.data.key : (event.data as { env: string }).env);
-    }
-    for (const env of envs) await routing.reload(env);
-    environmentStatus.observe(batch);
-  };
-  const resourceQuota: ResourceQuota =
-    config.resourceLimit === null
-      ? null
-      : {
-          limit: config.resourceLimit,
-          existing: async (env) => (await readStore.collection('resources').find({ env })).map((doc) => ({ folder: String(doc.folder), key: doc._id })),
-        };
-  let draining = false;
-  let bootstrapped = false;
-  const front = { logger, metrics, readiness: () => readiness({ ...lagOf, projections, draining: () => draining, bootstrapped: () => bootstrapped }) };
-  const validator = new DataValidator();
   const role = config.role;
   // Where projections and reactors run (ROLE all, worker): each under its lease; elsewhere watched through its checkpoint (docs/decisions/0386, 0388).
   const applies = role === 'all' || role === 'worker';
-  const build = consumerBuilder({ eventStore, leases: applies ? stores.leases : null, log });
-  const fenceRead = async (consumer: string, epoch: number): Promise<void> => readStore.fence?.(consumer, epoch);
+  // The caches of the interfaces, made from the stores the composition opens.
+  const made: { caches?: ServiceCaches } = {};
+  const core = await composeCore(config, logger, options, { applies, hooks: (opened) => (made.caches = serviceCaches(opened)).hooks });
+  const { routing, served, deliveryAuth, environmentStatus, requestDocs } = made.caches!;
+  const { stores, eventStore, searchIndex, metrics, bus, validator, resourceQuota, embedder, recentResources, target, build, fenceRead } = core;
+  const { readStore } = stores;
+  const readModelRunner = core.readModels;
+  const deliveryIndex = core.deliveryIndex;
+  const requests = new RequestMeter();
+  let draining = false;
+  let bootstrapped = false;
+  let projections: Projections | null = null;
+  const lagOf = { eventStore: stores.eventStore, maxLag: config.readyMaxLag, timeoutMs: 2000 };
+  const front = {
+    logger,
+    metrics,
+    readiness: () => readiness({ ...lagOf, projections: projections as Projections, draining: () => draining, bootstrapped: () => bootstrapped }),
+  };
   // The webhook sender and the scheduler's timer run where their reactor's lease is held, once the catch-up is done.
   const sideLoops = { caughtUp: false, sender: null as WebhookSender | null, scheduler: null as Scheduler | null };
   const startSender = (): void => {
@@ -171,9 +116,6 @@ export async function startService(config: Config, logger: Logger = createLogger
     sideLoops.scheduler = null;
     await scheduler?.stop();
   };
-  const target = options.wrapProjectionTarget ?? tracedTarget;
-  // The read models, revisions and usage start their batches a turn of the event loop after the delivery index, which readers wait for (docs/decisions/0276).
-  const readModelRunner = build({ target: target(readModels), fence: fenceRead, turnLater: true, afterBatch: refreshRouting, onLost: async () => recentResources.forget() });
   // Cascades of deletes run as a reactor from their own checkpoint (docs/decisions/0083).
   const cascades = reactorTarget('cascades', readStore, cascadeReaction({ bus, readStore, quota: resourceQuota, readModels: readModelRunner.consumer }));
   // Webhooks and scheduled publishing: reactors with their own checkpoints and tables (docs/decisions/0355, 0357).
@@ -189,31 +131,16 @@ export async function startService(config: Config, logger: Logger = createLogger
     if (batch.some((stored) => SCHEDULE_EVENTS.has(stored.type))) sideLoops.scheduler?.arm();
   });
   const cascadesRunner = build({ target: target(cascades), fence: fenceRead, reactor: true });
-  const deliveryIndex = build({ target: target(deliveryTarget(searchIndex, embedder)), fence: async (consumer, epoch) => searchIndex.fence?.(consumer, epoch), afterBatch: async (batch) => evictTimed(served, batch) });
   const webhooksRunner = build({ target: target(webhooks), fence: fenceRead, onHeld: startSender, onLost: stopSender });
-  const usage = usageTarget(readStore);
-  // The billing guard's usage reads, kept until the next usage batch (docs/decisions/0270).
-  const usageMeter = new UsageMeter((org, window) => usageOf(readStore, org, window));
-  if (applies) for (const prepared of [readModels, revisions, webhooks, due, usage]) await prepared.prepare();
+  if (applies) for (const prepared of [webhooks, due]) await prepared.prepare();
   // Signed audit checkpoints with AUDIT_SIGNING_KEY_FILE: a reactor beside the cascades (docs/decisions/0344); its stream's expected revision fences it.
   const audit = checkpointSigner(config, signingKey, eventStore, logger, target, log);
-  const projections = new Projections(
-    [
-      // Readers wait for the delivery index (docs/decisions/0217); the turn it takes a group in is above.
-      deliveryIndex.consumer,
-      readModelRunner.consumer,
-      build({ target: target(revisions), fence: fenceRead, turnLater: true }).consumer,
-      build({ target: target(usage), fence: fenceRead, turnLater: true, afterBatch: async () => usageMeter.forget() }).consumer,
-    ],
+  projections = await core.start(
     // Where no reactor runs, a wait=true delete waits for the cascades alone: the other reactors store their checkpoints only now and then (docs/decisions/0083, 0387).
     applies
       ? [cascadesRunner.consumer, webhooksRunner.consumer, schedulerRunner.consumer, ...(audit.target ? [build({ target: audit.target }).consumer] : [])]
       : [cascadesRunner.consumer],
   );
-  lagOf.projections = projections;
-  await projections.start();
-  // Catch-up: a projection that stops on a faulty event stops this wait too (docs/decisions/0080). An api or delivery process waits for none: /readyz shows the lag.
-  if (applies) await projections.waitFor(await eventStore.headPosition(), 10 * 60_000);
   if (role !== 'worker') {
     await routing.loadAll();
     await environmentStatus.loadAll();
@@ -224,8 +151,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   // Made by a process with the management interface; a worker or a delivery process makes none.
   const prepared = role === 'all' || role === 'api' ? await prepareBootstrap(config, { bus, eventStore, projections }) : null;
   // After the first start's setup, which no plan refuses: every later write passes these checks.
-  bus.useGuard(environmentWriteGuard(bus));
-  bus.useGuard(billingGuard(bus, usageMeter.of, config.billing, (key, window) => keyWritesOf(readStore, key, window)));
+  core.useWriteGuards();
   // With PORT or DELIVERY_PORT 0 (tests) a port is known only once it listens: the file is written right after.
   const portsKnown = config.port !== 0 && config.deliveryPort !== 0;
   const fileFor = (urls: { base: string; delivery: string }): BootstrapFile | null =>
@@ -335,4 +261,35 @@ function evictTimed(served: ServedCache, batch: readonly StoredEvent[]): void {
   const started = stageNow();
   evictChanged(served, batch);
   markStage('evict', started, batch.length);
+}
+
+type ServiceCaches = ReturnType<typeof serviceCaches>;
+
+/** What the interfaces keep in memory of the read side, with the hooks that evict it after the read models' and the delivery index's batches. */
+function serviceCaches(stores: Stores) {
+  const { readStore } = stores;
+  const routing = new DeliveryRouting(readStore);
+  // Delivery answers kept as served bytes, evicted by routing reloads and delivery batches (docs/decisions/0131).
+  const served = new ServedCache();
+  routing.onReload((env) => served.evict(env));
+  const deliveryAuth = new DeliveryAuth(readStore, stores.usedSignatures);
+  const environmentStatus = new EnvironmentStatus(readStore);
+  // What every management request reads before its handler, kept until the next read-model batch (docs/decisions/0270).
+  const requestDocs = new RequestDocs(readStore, new Set(['users', 'organizations', 'environments']));
+  const hooks: BatchHooks = {
+    readModels: async (batch) => {
+      requestDocs.forget();
+      if (batch.some((stored) => CREDENTIAL_EVENTS.has(stored.type))) deliveryAuth.forget();
+      const envs = new Set<string>();
+      for (const stored of batch) {
+        if (!ROUTING_EVENTS.has(stored.type)) continue;
+        const event = asDomainEvent(stored);
+        envs.add(event.type === 'EnvironmentCreated' ? event.data.key : (event.data as { env: string }).env);
+      }
+      for (const env of envs) await routing.reload(env);
+      environmentStatus.observe(batch);
+    },
+    deliveryIndex: async (batch) => evictTimed(served, batch),
+  };
+  return { routing, served, deliveryAuth, environmentStatus, requestDocs, hooks };
 }

@@ -31,6 +31,8 @@ export class CheckpointWatcher implements Consumer {
     private readonly read: () => Promise<Position>,
     private readonly options: {
       readonly afterBatch?: (batch: readonly StoredEvent[]) => Promise<void>;
+      /** The hook reads no event: it is called with none, and the log is not read for it. */
+      readonly withoutEvents?: boolean;
       readonly log?: (message: string, error?: unknown) => void;
       /**
        * A reactor: `issued()` answers the log's head when its checkpoint last moved, an upper
@@ -87,7 +89,7 @@ export class CheckpointWatcher implements Consumer {
     if (this.options.afterBatch) {
       const batch: StoredEvent[] = [];
       let after = this.position;
-      for (;;) {
+      while (!this.options.withoutEvents) {
         const page = await this.store.readAll(after, PAGE);
         for (const event of page) if (event.position <= now) batch.push(event);
         const last = page[page.length - 1];

@@ -10,6 +10,8 @@ export interface ProjectionTarget {
   apply(events: readonly StoredEvent[], position: Position): Promise<void>;
   /** Reactors: the position of the last event their reactions appended. */
   issued?(): Position;
+  /** Before a runner applies it from its checkpoint (a start, or a lease taken over): reads again what it keeps in memory of the tables. */
+  starting?(): Promise<void>;
 }
 
 const BATCH = 1000;
@@ -127,6 +129,7 @@ export class ProjectionRunner implements Consumer {
 
   async start(): Promise<void> {
     this.idle = false;
+    await this.target.starting?.();
     this.position = await this.target.checkpoint();
     this.release();
     this.follow();

@@ -23,6 +23,10 @@ export function webhookReactor(store: ReadStore, filled: () => void): Projection
       targets = await store.collection(TABLES.targets).count();
     },
     checkpoint: () => store.checkpoint(WEBHOOK_REACTOR),
+    // A process that takes the lease over counts the targets again: those another process added meanwhile were not seen here.
+    async starting() {
+      targets = await store.collection(TABLES.targets).count();
+    },
     async apply(events: readonly StoredEvent[], position: Position) {
       let added = 0;
       await store.unitOfWork(WEBHOOK_REACTOR, position, async (tx) => {

@@ -92,14 +92,7 @@ async function securePrincipal(store: ReadStore, req: Request, used: UsedSignatu
  * management key's `Secure` signature.
  */
 export function managementAuth(secret: string, store: ReadStore, used: UsedSignatures): RequestHandler {
-  const verified = new VerifiedTokens((token) => {
-    try {
-      const claims = jwt.verify(token, secretKey(secret), { algorithms: ['HS256'], issuer: ISSUER });
-      return typeof claims === 'string' ? null : claims;
-    } catch {
-      return null;
-    }
-  });
+  const verified = new VerifiedTokens((token) => managementTokenClaims(secret, token));
   return async (req, res, next) => {
     const credentials = parseCredentials(req.get('authorization'));
     const failure = parseFailure(credentials);
@@ -117,26 +110,41 @@ export function managementAuth(secret: string, store: ReadStore, used: UsedSigna
       res.locals.principal = principal;
       return next();
     }
-    const claims = verified.claimsOf(token);
-    if (!claims) return next(failed());
-    const user = claims.sub ? await store.collection('users').get(claims.sub) : null;
-    if (!user || user.organization !== claims.org || user.deleted_at) return next(failed());
-    const principal: Principal = {
-      actor_type: 'user',
-      actor: {
-        key: user.key,
-        email: user.email,
-        first_name: user.first_name,
-        last_name: user.last_name,
-        full_name: user.full_name,
-        deleted_at: user.deleted_at ?? null,
-      },
-      organization: user.organization as string,
-      is_admin: user.is_admin === true,
-      environment: null,
-    };
+    const principal = await userPrincipal(store, verified.claimsOf(token));
+    if (!principal) return next(failed());
     res.locals.principal = principal;
     return next();
+  };
+}
+
+/** The claims of a management JWT this data directory's secret signed, or null. */
+export function managementTokenClaims(secret: string, token: string): jwt.JwtPayload | null {
+  try {
+    const claims = jwt.verify(token, secretKey(secret), { algorithms: ['HS256'], issuer: ISSUER });
+    return typeof claims === 'string' ? null : claims;
+  } catch {
+    return null;
+  }
+}
+
+/** The user a verified management JWT names, as the caller of a request (null: no such user, or deleted, or moved to another organization). */
+export async function userPrincipal(store: ReadStore, claims: jwt.JwtPayload | null): Promise<Principal | null> {
+  if (!claims) return null;
+  const user = claims.sub ? await store.collection('users').get(claims.sub) : null;
+  if (!user || user.organization !== claims.org || user.deleted_at) return null;
+  return {
+    actor_type: 'user',
+    actor: {
+      key: user.key,
+      email: user.email,
+      first_name: user.first_name,
+      last_name: user.last_name,
+      full_name: user.full_name,
+      deleted_at: user.deleted_at ?? null,
+    },
+    organization: user.organization as string,
+    is_admin: user.is_admin === true,
+    environment: null,
   };
 }
 

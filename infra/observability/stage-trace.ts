@@ -82,6 +82,7 @@ export function tracedTarget(target: ProjectionTarget): ProjectionTarget {
       markStage(`apply:${target.name}`, started, events.length);
     },
     ...(target.issued ? { issued: () => target.issued!() } : {}),
+    ...(target.starting ? { starting: () => target.starting!() } : {}),
   };
 }
 

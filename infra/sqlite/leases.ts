@@ -50,6 +50,16 @@ export class SqliteLeases implements Leases {
   }
 
   async acquire(name: string, holder: string, ttlMs: number, now = Date.now()): Promise<number | null> {
+    try {
+      return this.acquireNow(name, holder, ttlMs, now);
+    } catch (error) {
+      // The file locked past the busy timeout by another process's batch: a try that found the lease busy, made again next second.
+      if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return null;
+      throw error;
+    }
+  }
+
+  private acquireNow(name: string, holder: string, ttlMs: number, now: number): number | null {
     return this.db
       .transaction((): number | null => {
         const row = this.read.get(name);

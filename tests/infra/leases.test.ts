@@ -5,6 +5,7 @@ import { MongoLeases } from '../../infra/mongodb/leases.js';
 import { MongoReadStore } from '../../infra/mongodb/read-store.js';
 import { deadHere, SqliteLeases } from '../../infra/sqlite/leases.js';
 import { SqliteReadStore } from '../../infra/sqlite/read-store.js';
+import { openSqlite } from '../../infra/sqlite/open.js';
 import { leasesContract } from '../contracts/leases.contract.js';
 import { describeOnMongo } from '../support/mongo.js';
 import { tempDir } from '../support/temp.js';
@@ -24,6 +25,20 @@ describe('Leases contract: SQLite', () => {
       expect(await leases.acquire('dead-holder', gone, 60_000)).to.equal(1);
       expect(await leases.acquire('dead-holder', `${hostname()}/${process.pid}/y`, 60_000)).to.equal(2);
     } finally {
+      await leases.close();
+    }
+  });
+
+  it("answers a try while another connection holds the file's write lock past the busy timeout as not taken (tried again later), and takes it after", async () => {
+    const leases = new SqliteLeases(file);
+    const other = openSqlite(file);
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      expect(await leases.acquire('locked', 'h/1/a', 60_000)).to.equal(null);
+      other.exec('ROLLBACK');
+      expect(await leases.acquire('locked', 'h/1/a', 60_000)).to.equal(1);
+    } finally {
+      other.close();
       await leases.close();
     }
   });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { MongoLeases } from '../../infra/mongodb/leases.js';
@@ -40,6 +41,28 @@ describe('Leases contract: SQLite', () => {
     } finally {
       other.close();
       await leases.close();
+    }
+  });
+
+  it("never checkpoints the file's WAL itself when it renews: the read store's writer leaves that to the checkpoint thread, and a renewal would copy and sync its pages on the event loop", async () => {
+    const own = join(tempDir(), 'read-models.db');
+    const writer = openSqlite(own);
+    const leases = new SqliteLeases(own);
+    try {
+      writer.pragma('wal_autocheckpoint = 0');
+      writer.exec('CREATE TABLE pages (body BLOB)');
+      const insert = writer.prepare('INSERT INTO pages (body) VALUES (randomblob(4000))');
+      writer.transaction(() => {
+        for (let i = 0; i < 1_500; i++) insert.run();
+      })();
+      expect(await leases.acquire('renewed', 'h/1/a', 60_000)).to.equal(1);
+      expect(await leases.renew('renewed', 'h/1/a', 1, 60_000)).to.equal(true);
+      // Checkpointed, the 1,500 pages of 4 KB would be in the database file; left to the thread, they are still in the WAL alone.
+      expect(statSync(own).size).to.be.lessThan(1_000_000);
+      expect(statSync(`${own}-wal`).size).to.be.greaterThan(6_000_000);
+    } finally {
+      await leases.close();
+      writer.close();
     }
   });
 });
